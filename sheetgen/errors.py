@@ -1,0 +1,29 @@
+"""Errors a user can fix. The CLI prints them as one line and exits 2."""
+
+from __future__ import annotations
+
+
+class SheetgenError(Exception):
+    """A problem in the user's input: file, place in it, what is wrong, how to fix it."""
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 key: str | None = None, fix: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.key = key
+        self.fix = fix
+
+    def __str__(self) -> str:
+        where = self.file or ""
+        if self.line is not None:
+            where += f":{self.line}"
+        parts = [where] if where else []
+        if self.key:
+            parts.append(f"key '{self.key}'")
+        parts.append(self.message)
+        text = ": ".join(parts)
+        if self.fix:
+            text += f" (fix: {self.fix})"
+        return " ".join(text.split())  # always one line

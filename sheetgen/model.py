@@ -1,0 +1,66 @@
+"""Typed models shared by every layout kind."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from .paper import SAFE_MARGIN_MM
+
+
+class Strict(BaseModel):
+    """A model that refuses unknown keys, so a typo in a layout is an error, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Colour = str  # "#rrggbb"
+HEX = r"^#[0-9a-fA-F]{6}$"
+
+
+class PageSetup(Strict):
+    paper: Literal["a4", "letter"] = "a4"
+    orientation: Literal["portrait", "landscape"] = "portrait"
+    margin: float = Field(8.0, ge=SAFE_MARGIN_MM, le=40, description="printer-safe margin, mm")
+    ink_saver: bool = Field(False, description="outline colour areas instead of filling them")
+
+
+class LayoutFile(Strict):
+    """Top level of every layout file. Kinds narrow `content` and `layout`."""
+
+    kind: str
+    title: str = Field(min_length=1)
+    description: str = Field("", description="one line shown by 'sheetgen list'")
+    content: Strict
+    layout: PageSetup = PageSetup()
+
+
+def _known_icon(name: str) -> str:
+    from .icons import ICONS
+
+    if name not in ICONS:
+        raise ValueError(f"unknown icon '{name}'; use one of: {', '.join(sorted(ICONS))}")
+    return name
+
+
+IconName = Annotated[str, AfterValidator(_known_icon)]
+Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+
+
+class Candy(Strict):
+    """A candy type: shown by colour AND icon, so it reads in greyscale too."""
+
+    id: Ident
+    name: str = Field(min_length=1)
+    alias: str = ""
+    icon: IconName
+    colour: Colour = Field(pattern=HEX)
+
+
+def unique_ids(items, what: str) -> None:
+    seen: set[str] = set()
+    for it in items:
+        if it.id in seen:
+            raise ValueError(f"{what} id '{it.id}' is used twice; give each a different id")
+        seen.add(it.id)

@@ -1,0 +1,40 @@
+"""Shared drawing pieces: colour tints, headings, name lines, rows of boxes and circles."""
+
+from __future__ import annotations
+
+from .draw import text_width_mm
+from .scene import Box, Circle, Item, Line, Style, Text
+
+THIN = Style(width=0.25)
+GREY = "#bdbdbd"
+
+
+def tint(colour: str, amount: float) -> str:
+    """Mix a #rrggbb colour with white; amount 0 is white, 1 the colour itself."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    mixed = [round(255 - (255 - v) * amount) for v in rgb]
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
+def name_line(x: float, y: float, w: float, label: str = "Name", size: float = 9) -> list[Item]:
+    lw = text_width_mm(label, size, bold=True) + 1.5
+    return [Text(x, y, label, size, bold=True, id="name.label"),
+            Line(((x + lw, y + 0.5), (x + w, y + 0.5)), THIN, id="name.line")]
+
+
+def heading(x: float, y: float, text: str, size: float = 10, align: str = "left", id: str = "") -> Text:
+    return Text(x, y, text, size, bold=True, align=align, id=id)
+
+
+def box_row(x: float, y: float, n: int, size: float, gap: float, id_prefix: str,
+            style: Style = THIN, start: int = 1) -> list[Item]:
+    """n writable boxes left to right, ids `prefix.start` … ."""
+    return [Box(x + i * (size + gap), y, size, size, style, id=f"{id_prefix}.{start + i}",
+                writable=True) for i in range(n)]
+
+
+def circle_row(x: float, y: float, n: int, r: float, gap: float, id_prefix: str,
+               style: Style = THIN, start: int = 1) -> list[Item]:
+    """n writable circles left to right (x is the left edge), ids `prefix.start` … ."""
+    return [Circle(x + r + i * (2 * r + gap), y + r, r, style, id=f"{id_prefix}.{start + i}",
+                   writable=True) for i in range(n)]
