@@ -17,10 +17,22 @@ from .layout import load_raw, validate
 from .model import LayoutFile
 from .scene import Page
 
-# kind name -> module holding `KIND`
-KINDS: dict[str, str] = {
-    "gingerbread-status": "sheetgen.games.run_for_your_life.status",
-}
+
+
+def _discover() -> dict[str, str]:
+    """kind name -> module holding `KIND`, from each game package's `KINDS` (cheap to import)."""
+    import pkgutil
+
+    from . import games
+
+    found: dict[str, str] = {}
+    for info in pkgutil.iter_modules(games.__path__):
+        pkg = importlib.import_module(f"{games.__name__}.{info.name}")
+        found.update(getattr(pkg, "KINDS", {}))
+    return found
+
+
+KINDS: dict[str, str] = _discover()
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,15 @@ class PageSetup(Strict):
     ink_saver: bool = Field(False, description="outline colour areas instead of filling them")
 
 
+class VariantInfo(Strict):
+    """Set on layouts written by `sheetgen variant`: printed in the footer and the QR code."""
+
+    game: str
+    seed: int = Field(ge=0)
+    id: str = Field(pattern=r"^[0-9a-f]{6,12}$")
+    command: str = Field(description="the command that makes this variant again")
+
+
 class LayoutFile(Strict):
     """Top level of every layout file. Kinds narrow `content` and `layout`."""
 
@@ -34,6 +43,7 @@ class LayoutFile(Strict):
     description: str = Field("", description="one line shown by 'sheetgen list'")
     content: Strict
     layout: PageSetup = PageSetup()
+    variant: VariantInfo | None = None
 
 
 def _known_icon(name: str) -> str:

@@ -38,3 +38,15 @@ def circle_row(x: float, y: float, n: int, r: float, gap: float, id_prefix: str,
     """n writable circles left to right (x is the left edge), ids `prefix.start` … ."""
     return [Circle(x + r + i * (2 * r + gap), y + r, r, style, id=f"{id_prefix}.{start + i}",
                    writable=True) for i in range(n)]
+
+
+def variant_stamp(variant, x: float, y: float, w: float, qr_size: float = 14.0) -> list[Item]:
+    """Footer for a generated variant: its id and seed in text, and a QR code of the command that
+    makes it again. (x, y) is the bottom-left corner of a w mm wide strip, qr_size mm tall."""
+    from .scene import QR
+
+    if variant is None:
+        return []
+    return [QR(x + w - qr_size, y - qr_size, qr_size, variant.command, id="variant.qr"),
+            Text(x, y - 1, f"Custom variant {variant.id} · seed {variant.seed} · make it again: "
+                 f"{variant.command}", 6.5, id="variant.footer")]

@@ -1,0 +1,1 @@
+"""The validator: plays roll-and-write sheets with random dice under the real rules."""
