@@ -57,7 +57,8 @@ class Kind:
     model: type[LayoutFile]
     pages: Callable[[LayoutFile, Options], list[Page]]
     product: str  # the kit this component belongs to
-    validate: Callable | None = None  # the rules engine's entry, for roll-and-write sheets
+    rules: str | None = None  # module holding `RULES` (roll-and-write sheets), imported lazily
+    variant: str | None = None  # module holding `generate` (sheets with custom variants)
 
 
 @dataclass(frozen=True)

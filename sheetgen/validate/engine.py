@@ -57,6 +57,7 @@ class Rules:
     element_ids: Callable  # element_ids(doc) -> list[str], ids as drawn in the scene
     reference: Engine  # readable, one game at a time, clause by clause
     fast: Engine  # vectorised over games with numpy
+    sheets: Callable | None = None  # sheets(doc) -> [(label, doc with one sheet)] for multi-sheet layouts
 
     def inputs(self, batch: int, games: int, seed: int, policy: str, n_elements: int):
         """Seeded inputs for batch number `batch` of `games` games. Batches have a fixed size
