@@ -10,7 +10,7 @@ from ...draw import text_width_mm
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...model import Candy, Colour, HEX, Ident, LayoutFile, PageSetup, Strict, unique_ids
-from ...scene import QR, Box, Circle, Icon, Item, Page, Style, Text
+from ...scene import QR, Box, Circle, Group, Icon, Item, Page, Style, Text
 from ...widgets import GREY, heading, name_line, tint
 
 PARTS = ("head", "body", "left_arm", "right_arm", "left_leg", "right_leg")
@@ -29,7 +29,7 @@ class StatusContent(Strict):
     extended_boxes: int = Field(2, ge=0, le=4, description="grey boxes per part (extended game)")
     qr: str = Field("pip install sheetgen && sheetgen render gingerbread-status", min_length=1,
                     description="what the QR code says")
-    qr_caption: str = "Scan to print more sheets"
+    qr_caption: str = Field("Print more sheets", max_length=24)
 
     @model_validator(mode="after")
     def _links(self):
@@ -101,58 +101,80 @@ def _part(doc: StatusSheet, part: Part, s: float, ink: bool) -> list[Item]:
 
 
 def compose_sheet(doc: StatusSheet, w: float, h: float, ink: bool) -> list[Item]:
-    """One status sheet in a w x h area: figure on the left, key and QR on the right."""
-    items: list[Item] = []
-    landscape = w >= h * 1.1
-    s = min(1.0, (h - (0 if landscape else 40)) / FIG_H, (w * (0.56 if landscape else 1.0)) / FIG_W)
-    s = max(s, 5.0 / doc.layout.box)  # never shrink a box below 5 mm
-    for part in doc.content.parts:
-        items.extend(_part(doc, part, s, ink))
-    side_x = FIG_W * s + 6 if landscape else 0
-    side_y = 0 if landscape else FIG_H * s + 4
-    side_w = w - side_x
-    items += [heading(side_x, side_y + 6, doc.title, 15, id="title")]
-    items += name_line(side_x, side_y + 15, min(side_w, 80))
-    # candy key: icon, name, alias
-    y = side_y + 23
-    items.append(heading(side_x, y, "Candy key", 9, id="key.title"))
+    """One status sheet in a w x h area: the figure, and beside it (wide areas) or under it
+    (narrow areas) the key, the Special Treat row, the box legend and the QR code."""
+    if w >= h * 1.1:
+        s = max(min(1.0, h / FIG_H, w * 0.56 / FIG_W), 5.0 / doc.layout.box)
+        items = [it for part in doc.content.parts for it in _part(doc, part, s, ink)]
+        return items + _side_panel(doc, FIG_W * s + 6, w, h, ink)
+    top = 10.0
+    s = max(min(1.0, (h - top - 24) / FIG_H, w / FIG_W), 5.0 / doc.layout.box)
+    dx = (w - FIG_W * s) / 2
+    items: list[Item] = [heading(0, 6, doc.title, 11, id="title")]
+    title_w = text_width_mm(doc.title, 11, bold=True) + 4
+    items += name_line(title_w, 6, w - title_w, size=8)
+    items += [Group(tuple(_part(doc, part, s, ink)), dx, top) for part in doc.content.parts]
+    items += _compact_key(doc, top + FIG_H * s + 2, w, ink)
+    return items
+
+
+def _side_panel(doc: StatusSheet, x: float, w: float, h: float, ink: bool) -> list[Item]:
+    side_w = w - x
+    items: list[Item] = [heading(x, 6, doc.title, 15, id="title")]
+    items += name_line(x, 15, min(side_w, 80))
+    y = 23.0
+    items.append(heading(x, y, "Candy key", 9, id="key.title"))
     row = 7.0
     for i, candy in enumerate(doc.content.candies):
         cy = y + 3 + i * row + row / 2
         part = next((p.name for p in doc.content.parts if p.candy == candy.id), "")
-        items.append(Icon(candy.icon, side_x + 3, cy, 5.5, id=f"key.{candy.id}", fill=candy.colour,
-                          mono=ink))
-        items.append(Text(side_x + 7.5, cy - 0.3, candy.name, 8.5, bold=True, id=f"key.{candy.id}.name"))
-        nx = side_x + 7.5 + text_width_mm(candy.name, 8.5, bold=True) + 1.5
-        items.append(Text(nx, cy - 0.3, f"aka {candy.alias}" if candy.alias else "", 7.5,
-                          id=f"key.{candy.id}.alias"))
-        items.append(Text(side_x + 7.5, cy + 2.8, part, 6.5, color="#444444", id=f"key.{candy.id}.part"))
+        items.append(Icon(candy.icon, x + 3, cy, 5.5, id=f"key.{candy.id}", fill=candy.colour, mono=ink))
+        items.append(Text(x + 7.5, cy - 0.3, candy.name, 8.5, bold=True, id=f"key.{candy.id}.name"))
+        nx = x + 7.5 + text_width_mm(candy.name, 8.5, bold=True) + 1.5
+        if candy.alias:
+            items.append(Text(nx, cy - 0.3, f"aka {candy.alias}", 7.5, id=f"key.{candy.id}.alias"))
+        items.append(Text(x + 7.5, cy + 2.8, part, 6.5, color="#444444", id=f"key.{candy.id}.part"))
     y += 3 + 6 * row + 4
-    # special treat candy row: circle one
-    items.append(heading(side_x, y, "This game's Special Treat candy: circle one", 8,
-                         id="treat.title"))
+    items.append(heading(x, y, "This game's Special Treat candy: circle one", 8, id="treat.title"))
     for i, candy in enumerate(doc.content.candies):
-        cx = side_x + 4.5 + i * 10
+        cx = x + 4.5 + i * 10
         items.append(Circle(cx, y + 6, 4.3, Style(width=0.25), id=f"treat.{candy.id}", writable=True))
         items.append(Icon(candy.icon, cx, y + 6, 5.2, fill=candy.colour, mono=ink))
     y += 14
-    # legend for box shades
-    lb = 4.5
-    items.append(Box(side_x, y, lb, lb, Style(width=0.3, fill="#ffffff"), id="legend.basic"))
-    items.append(Text(side_x + lb + 1.5, y + 3.4, f"Basic game: {doc.content.basic_boxes} white boxes",
-                      7.5, id="legend.basic.text"))
-    if doc.content.extended_boxes:
-        items.append(Box(side_x, y + 6, lb, lb, Style(width=0.3, fill=doc.layout.extended_fill),
-                         id="legend.extended"))
-        items.append(Text(side_x + lb + 1.5, y + 9.4,
-                          f"Extended game: add the {doc.content.extended_boxes} grey boxes", 7.5,
-                          id="legend.extended.text"))
-    # QR code, bottom right
-    q = min(24.0, h - y - 20) if landscape else 22.0
-    qx, qy = w - q, h - q - 4
-    if landscape and qy > y + 12:
-        items.append(QR(qx, qy, q, doc.content.qr, id="qr"))
-        items.append(Text(w - q / 2, h - 0.5, doc.content.qr_caption, 6.5, align="center", id="qr.caption"))
+    items += _legend(doc, x, y, 7.5)
+    q = 20.0  # QR top right, beside the candy key
+    items.append(QR(w - q, 22, q, doc.content.qr, id="qr"))
+    items.append(Text(w - q / 2, 22 + q + 3, doc.content.qr_caption, 6.5, align="center", id="qr.caption"))
+    return items
+
+
+def _compact_key(doc: StatusSheet, y: float, w: float, ink: bool) -> list[Item]:
+    """Key in three columns; each candy's ring doubles as the Special Treat circle."""
+    items: list[Item] = [Text(0, y + 2.5, "Circle this game's Special Treat candy:", 7, bold=True,
+                              id="treat.title")]
+    col = w / 3
+    for i, candy in enumerate(doc.content.candies):
+        cx, cy = (i % 3) * col + 4.2, y + 8.5 + (i // 3) * 9.5
+        items.append(Circle(cx, cy, 4.0, Style(width=0.25), id=f"treat.{candy.id}", writable=True))
+        items.append(Icon(candy.icon, cx, cy, 5.0, id=f"key.{candy.id}", fill=candy.colour, mono=ink))
+        items.append(Text(cx + 5.2, cy - 0.4, candy.name, 7, bold=True, id=f"key.{candy.id}.name"))
+        if candy.alias:
+            items.append(Text(cx + 5.2, cy + 2.6, f"aka {candy.alias}", 6, id=f"key.{candy.id}.alias"))
+    return items + _legend(doc, 0, y + 23.5, 6.5, inline=True)
+
+
+def _legend(doc: StatusSheet, x: float, y: float, size: float, inline: bool = False) -> list[Item]:
+    """White boxes for the basic game, grey for the extended game."""
+    lb = 4.0
+    c = doc.content
+    basic = f"Basic game: {c.basic_boxes} white boxes"
+    ext = f"Extended game: add the {c.extended_boxes} grey boxes"
+    items: list[Item] = [Box(x, y, lb, lb, Style(width=0.3, fill="#ffffff"), id="legend.basic"),
+                         Text(x + lb + 1.5, y + 3.1, basic, size, id="legend.basic.text")]
+    if c.extended_boxes:
+        ex, ey = (x + lb + 4 + text_width_mm(basic, size), y) if inline else (x, y + 6)
+        items += [Box(ex, ey, lb, lb, Style(width=0.3, fill=doc.layout.extended_fill), id="legend.extended"),
+                  Text(ex + lb + 1.5, ey + 3.1, ext, size, id="legend.extended.text")]
     return items
 
 

@@ -1,0 +1,61 @@
+"""Print rules checked on a scene: text at least 6 pt, write-in boxes at least 5 mm, and
+everything inside the printer-safe margin."""
+
+from __future__ import annotations
+
+from .draw import text_width_mm
+from .paper import MM, SAFE_MARGIN_MM
+from .scene import QR, Box, Circle, Icon, Line, Page, Para, Text, walk
+
+MIN_TEXT_PT = 6.0
+MIN_WRITE_MM = 5.0
+
+
+def bounds(it, dx: float, dy: float) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a primitive in page mm."""
+    if isinstance(it, Box):
+        x0, y0, x1, y1 = it.x, it.y, it.x + it.w, it.y + it.h
+    elif isinstance(it, Circle):
+        x0, y0, x1, y1 = it.cx - it.r, it.cy - it.r, it.cx + it.r, it.cy + it.r
+    elif isinstance(it, Line):
+        xs, ys = zip(*it.points)
+        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+    elif isinstance(it, Text):
+        w = text_width_mm(it.text, it.size, it.bold)
+        x0 = it.x - {"left": 0, "center": w / 2, "right": w}[it.align]
+        x0, y0, x1, y1 = x0, it.y - it.size * 0.75 / MM, x0 + w, it.y + it.size * 0.2 / MM
+    elif isinstance(it, Para):
+        x0, y0, x1, y1 = it.x, it.y, it.x + it.w, it.y + it.h
+    elif isinstance(it, Icon):
+        h = it.size / 2
+        x0, y0, x1, y1 = it.cx - h, it.cy - h, it.cx + h, it.cy + h
+    elif isinstance(it, QR):
+        x0, y0, x1, y1 = it.x, it.y, it.x + it.size, it.y + it.size
+    else:  # pragma: no cover - every primitive is listed above
+        raise TypeError(type(it))
+    return x0 + dx, y0 + dy, x1 + dx, y1 + dy
+
+
+def problems(page: Page, margin: float = SAFE_MARGIN_MM, bleed_ok: bool = False) -> list[str]:
+    """What breaks the print rules on one page. `bleed_ok` lets card art run past the margin
+    (card bleed is trimmed off); text and write-in marks must still be inside it."""
+    out = []
+    tol = 0.01
+    for it, dx, dy in walk(page.items):
+        name = it.id or type(it).__name__
+        if isinstance(it, (Text, Para)):
+            size = it.size if isinstance(it, Text) else it.min_size
+            if size < MIN_TEXT_PT - 1e-9:
+                out.append(f"{name}: text {size:g} pt is below {MIN_TEXT_PT:g} pt")
+        if getattr(it, "writable", False):
+            side = min(it.w, it.h) if isinstance(it, Box) else 2 * it.r
+            if side < MIN_WRITE_MM - tol:
+                out.append(f"{name}: write-in mark {side:.2f} mm is below {MIN_WRITE_MM:g} mm")
+        if bleed_ok and not isinstance(it, (Text, Para)) and not getattr(it, "writable", False):
+            continue
+        x0, y0, x1, y1 = bounds(it, dx, dy)
+        if x0 < margin - tol or y0 < margin - tol or x1 > page.width - margin + tol \
+                or y1 > page.height - margin + tol:
+            out.append(f"{name}: outside the {margin:g} mm printer-safe margin "
+                       f"({x0:.1f},{y0:.1f})-({x1:.1f},{y1:.1f})")
+    return out

@@ -1,0 +1,31 @@
+"""Shared test helpers: run the CLI as a user would, and read PDFs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYOUTS = ROOT / "layouts"
+MM = 72 / 25.4
+
+
+def sheetgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run `sheetgen ARGS` in a fresh process; returns the completed process (text output)."""
+    return subprocess.run([sys.executable, "-m", "sheetgen", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT)
+
+
+@pytest.fixture
+def run():
+    return sheetgen
+
+
+def page_mm(pdf_path: Path) -> list[tuple[float, float]]:
+    from pypdf import PdfReader
+
+    return [(round(float(p.mediabox.width) / MM, 2), round(float(p.mediabox.height) / MM, 2))
+            for p in PdfReader(pdf_path).pages]

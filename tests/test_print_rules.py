@@ -1,0 +1,17 @@
+"""Every layout the project ships obeys the print rules on every page."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheetgen.kinds import Options, known_layouts, load, render_pages
+from sheetgen.lint import problems
+
+
+@pytest.mark.parametrize("path", known_layouts(), ids=lambda p: p.stem)
+def test_layout_obeys_print_rules(path):
+    loaded = load(path)
+    pages = render_pages(loaded, Options())
+    card_like = loaded.kind.name not in ("gingerbread-status",) and "card" in loaded.kind.name
+    found = [p for page in pages for p in problems(page, loaded.doc.layout.margin, bleed_ok=card_like)]
+    assert found == [], found[:10]
