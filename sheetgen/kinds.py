@@ -85,7 +85,7 @@ def layouts_dir() -> Path:
 
 def known_layouts() -> list[Path]:
     """Layouts to list and build: every .yaml in the layouts folder not starting with '_'."""
-    return sorted(p for p in layouts_dir().glob("*.yaml") if not p.name.startswith("_"))
+    return sorted((p for p in layouts_dir().glob("*.yaml") if not p.name.startswith("_")), key=lambda p: p.stem)
 
 
 def resolve(ref: str | Path) -> Path:

@@ -42,6 +42,9 @@ def _read_yaml(path: Path) -> tuple[Any, dict[tuple, Where]]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "invalid YAML"
+        context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and cmark and (not mark or cmark.line != mark.line):
+            problem += f" ({context} on line {cmark.line + 1})"
         raise SheetgenError(f"YAML syntax error: {problem}", file=shown,
                             line=mark.line + 1 if mark else None,
                             fix="check indentation, colons and quotes on that line") from None
