@@ -106,6 +106,47 @@ def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"
 
 @app.command()
 @friendly
+def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block or boogaloo"),
+            seed: int = typer.Option(..., "--seed", min=0, help="the variant's seed"),
+            count: int = typer.Option(1, "--count", min=1, max=1000, help="variants for seeds S, S+1, …"),
+            band: float = typer.Option(0.15, "--band", min=0.0, max=1.0,
+                                       help="accepted greedy mean: within this fraction of the shipped sheet's"),
+            games: int = typer.Option(2000, "--games", min=50, help="playouts per policy for each candidate"),
+            workers: int = typer.Option(0, "--workers", min=0, help="processes (0: all cores)"),
+            out: Path = typer.Option(Path("output/variants"), "--out", help="output folder")):
+    """Generate seeded custom sheets; only those the validator passes are written."""
+    import os
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from . import variant as v
+
+    settings = v.Settings(band=band, games=games)
+    seeds = list(range(seed, seed + count))
+    t0 = time.perf_counter()
+    results = []
+    with Progress(console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(f"variants of {game}", total=count)
+        for r in v.make_many(game, seeds, out, settings, workers or os.cpu_count() or 1,
+                             progress=lambda: bar.advance(task)):
+            results.append(r)
+    accepted = [r for r in results if not isinstance(r, str)]
+    for r in results:
+        if isinstance(r, str):
+            typer.echo(f"rejected: {r}", err=True)
+        else:
+            typer.echo(f"{r.yaml_path}  id {r.variant_id}  seed {r.seed}  candidates {r.tried}  "
+                       f"greedy mean {r.mean:.1f} (shipped {r.baseline:.1f})  pdf {r.pdf_path}")
+    tried = sum(r.tried for r in accepted)
+    typer.echo(f"{len(accepted)}/{count} variants accepted, {tried} candidates tried for them, "
+               f"{time.perf_counter() - t0:.1f} s")
+    if len(accepted) < count:
+        raise typer.Exit(1)
+
+
+@app.command()
+@friendly
 def schema():
     """Print the JSON Schema of layout files."""
     typer.echo(api.schema())

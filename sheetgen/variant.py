@@ -1,0 +1,144 @@
+"""Custom variants: seeded random sheets that are written only once the validator passes them.
+
+For each seed, candidates are drawn one after another from `numpy.random.default_rng([seed, n])`
+and the game's `generate()`; the first candidate that is completable and whose greedy mean score
+lies within `band` of the shipped sheet's is written as a layout YAML and its PDF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from .errors import SheetgenError
+from .kinds import Loaded, Options, layouts_dir, load, render_pages
+from .layout import load_raw
+from .output import write_atomic
+
+GAMES = ("tricky-treats", "haunt-the-block", "boogaloo")
+
+
+@dataclass(frozen=True)
+class Settings:
+    band: float = 0.15  # accepted greedy mean: within +-band of the shipped sheet's
+    games: int = 2000  # playouts per policy for each candidate
+    max_tries: int = 50
+    broken: bool = False  # ask the generator for content it knows breaks the rules (tests)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game: str
+    seed: int
+    variant_id: str
+    tried: int
+    yaml_path: Path
+    pdf_path: Path
+    mean: float
+    baseline: float
+
+
+def _base(game: str) -> tuple[dict, Loaded]:
+    if game not in GAMES:
+        raise SheetgenError(f"no variants for '{game}'", key="GAME", fix=f"use one of: {', '.join(GAMES)}")
+    path = layouts_dir() / f"{game}.yaml"
+    data, _ = load_raw(path)
+    return data, load(path)
+
+
+def command(game: str, seed: int, s: Settings) -> str:
+    extra = "" if s.band == Settings.band else f" --band {s.band:g}"
+    return f"sheetgen variant {game} --seed {seed}{extra}"
+
+
+def variant_id(game: str, seed: int, content: dict) -> str:
+    text = yaml.safe_dump([game, seed, content], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def candidate(game: str, seed: int, tries: int, s: Settings, base: dict, gen) -> dict:
+    """The layout data of candidate number `tries` for this seed."""
+    rng = np.random.default_rng([seed, tries])
+    content = gen(base["content"], rng, s.broken)
+    vid = variant_id(game, seed, content)
+    return {
+        "kind": base["kind"],
+        "title": base["title"],
+        "description": f"Custom variant {vid} of {base['title']} (seed {seed})",
+        "content": content,
+        "layout": base.get("layout", {}),
+        "variant": {"game": game, "seed": seed, "id": vid, "command": command(game, seed, s)},
+    }
+
+
+def baseline_mean(game: str, s: Settings, workers: int = 1) -> float:
+    """The shipped sheet's greedy mean score, the centre of the accepted band."""
+    from .validate.run import check
+
+    return check(_base(game)[1], s.games, 0, workers).score_mean("greedy")
+
+
+def make(game: str, seed: int, out_dir: Path, s: Settings = Settings(), workers: int = 1,
+         baseline: float | None = None) -> Outcome:
+    """Generate, validate and write one variant; raise SheetgenError when no candidate passes."""
+    from .validate.run import check
+
+    base, loaded = _base(game)
+    gen = importlib.import_module(loaded.kind.variant).generate
+    if baseline is None:
+        baseline = baseline_mean(game, s, workers)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for tries in range(1, s.max_tries + 1):
+        data = candidate(game, seed, tries, s, base, gen)
+        vid = data["variant"]["id"]
+        name = f"{game}-{seed}"
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        tmp = out_dir / f".{name}.candidate.yaml"
+        write_atomic(tmp, text)
+        try:
+            cand = load(tmp)
+            report = check(cand, s.games, seed, workers)
+        finally:
+            tmp.unlink(missing_ok=True)
+        mean = report.score_mean("greedy")
+        if report.completable and abs(mean - baseline) <= s.band * abs(baseline):
+            yaml_path = write_atomic(out_dir / f"{name}.yaml", text)
+            from .draw import write_pdf
+
+            accepted = load(yaml_path)
+            pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+            return Outcome(game, seed, vid, tries, yaml_path, pdf, mean, baseline)
+    raise SheetgenError(f"no completable variant of {game} within ±{s.band:.0%} of the shipped "
+                        f"sheet's greedy mean after {s.max_tries} candidates (seed {seed})",
+                        fix="try another --seed or a wider --band")
+
+
+def _one(args) -> Outcome | str:
+    game, seed, out_dir, s, baseline = args
+    try:
+        return make(game, seed, out_dir, s, workers=1, baseline=baseline)
+    except SheetgenError as exc:
+        return str(exc)
+
+
+def make_many(game: str, seeds: list[int], out_dir: Path, s: Settings, workers: int, progress=None):
+    """Variants for several seeds, one per worker process; yields Outcome or an error string."""
+    baseline = baseline_mean(game, s, workers)
+    jobs = [(game, seed, out_dir, s, baseline) for seed in seeds]
+    if workers <= 1 or len(jobs) == 1:
+        for job in jobs:
+            yield _one(job)
+            if progress:
+                progress()
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(_one, jobs):
+            if progress:
+                progress()
+            yield result
