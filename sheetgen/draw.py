@@ -18,7 +18,7 @@ from .errors import SheetgenError
 from .icons import draw_icon
 from .output import write_atomic
 from .paper import MM
-from .scene import QR, Box, Circle, Icon, Line, Page, Para, Style, Text, walk
+from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
 
 FONT_DIR = Path(__file__).parent / "fonts"
 FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black": "Lato-Black"}
@@ -90,12 +90,31 @@ class Drawer:
         return (1 if s.stroke else 0), (1 if s.fill else 0)
 
     def draw(self, items) -> None:
-        c = self.c
-        c.setLineJoin(1)
-        for it, dx, dy in walk(items):
+        self.c.setLineJoin(1)
+        self._items(items, 0.0, 0.0)
+
+    def _items(self, items, dx: float, dy: float) -> None:
+        for it in items:
+            if isinstance(it, Group):
+                if it.clip:
+                    self._clipped(it, dx + it.dx, dy + it.dy)
+                else:
+                    self._items(it.items, dx + it.dx, dy + it.dy)
+                continue
             getattr(self, "_" + type(it).__name__.lower())(it, dx, dy)
             if it.id in self.shade:
                 self._heat(it, dx, dy, self.shade[it.id])
+
+    def _clipped(self, g: Group, dx: float, dy: float) -> None:
+        """Draw a group's items only inside its clip rectangle (e.g. a card's bleed box)."""
+        c = self.c
+        x, y, w, h = g.clip
+        c.saveState()
+        p = c.beginPath()
+        p.rect(self.X(x + dx), self.Y(y + dy + h), w * MM, h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        self._items(g.items, dx, dy)
+        c.restoreState()
 
     def _box(self, b: Box, dx, dy):
         stroke, fill = self._style(b.style)

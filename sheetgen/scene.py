@@ -106,6 +106,7 @@ class Group:
     dx: float = 0.0
     dy: float = 0.0
     id: str = ""
+    clip: tuple[float, float, float, float] | None = None  # x, y, w, h in the group's coordinates
 
 
 Item = Union[Box, Circle, Line, Text, Para, Icon, QR, Group]

@@ -1,0 +1,266 @@
+"""Cards and tokens: sizes by name and the one imposition every deck and token sheet uses.
+
+Stable API (other kinds call it; keep the signatures):
+
+    CARD_SIZES                      name -> (width, height) in mm; `card_size(spec)` also takes
+                                    "63x88" or [63, 88]
+    impose_cards(fronts, backs, size, paper, opts, *, margin, bleed=3.0, label="",
+                 gutter=0.0, round=False) -> list[Page]
+    card_frame(size, bleed, *, edge, face="#ffffff", inset=2.5, radius=2.0, id="") -> list[Item]
+    card_para(x, y, w, h, markup, *, card, field, size=9.0, ...) -> Para
+    SAFE = 3.0                      keep text this far inside the trim (cutting tolerance)
+
+Card coordinates: every front and back is a list of scene items drawn in the card's own TRIM
+coordinates: (0, 0) is the top-left corner of the cut line, (w, h) its bottom-right. The bleed lies
+at negative coordinates and beyond (w, h): draw backgrounds from (-bleed, -bleed) with size
+(w + 2 bleed, h + 2 bleed), which `card_frame` does. `impose_cards` clips each card to its own
+bleed box, so nothing a card draws can spill onto its neighbour or onto the crop marks.
+
+Imposition:
+- As many cards as fit inside the printer-safe `margin` (9-up for poker cards on A4 and Letter),
+  the grid centred on the page; portrait unless landscape holds more cards.
+- Cards touch (gutter 0, one cut between two neighbours): 9 poker cards plus a 3 mm bleed on
+  every side do not fit inside the safe margin of A4 or Letter. A card's bleed is drawn on the
+  outer edges of the grid; between two cards the neighbour's matching edge colour is the bleed
+  (every card of a deck shares its `card_frame` edge colour). A layout may ask for a gutter; with
+  a gutter each card gets min(bleed, gutter / 2) of bleed on its inner sides.
+- `bleed` is the layout's; `opts.bleed` (--bleed) overrides it. Bleed never crosses `margin`.
+- Crop marks: thin lines continuing every cut line into the page margin. They are never inside
+  a trim box and stop 0.5 mm short of it; they stop at the bleed where the margin has room.
+- Backs (`opts.backs`, --no-backs) follow each page of fronts, mirrored for long-edge duplex:
+  on a portrait page the card at column 1 of the front is at column 3 of the back (rows swap
+  on a landscape page). `backs` holds one back per card, or a single back for the whole deck.
+  `opts.back_offset` (X, Y mm) shifts the whole back page (cards and marks), X to the right and
+  Y down as printed, to correct a printer's front/back misregistration.
+- Round tokens (`round=True`): `size` is (diameter, diameter); tokens sit with at least
+  2 bleed + 2 mm between them, unclipped (draw the bleed as a disc of radius r + bleed), and the
+  cut guide is a thin circle on the trim line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .draw import fit_paragraph
+from .errors import SheetgenError
+from .paper import MM, page_size
+from .scene import Box, Circle, Group, Item, Line, Page, Para, Style
+
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "mini": (44.0, 63.0),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+SAFE = 3.0  # text stays this far inside the trim
+MARK_GAP = 0.5  # crop marks stop this far from the trim
+MARK_MIN = 3.0  # a mark shorter than this between margin and bleed runs over the bleed instead
+CROP = Style(stroke="#000000", width=0.2)
+CUT_GUIDE = Style(stroke="#666666", width=0.2)
+TOKEN_GAP = 2.0  # mm between the bleed discs of two round tokens
+
+
+def card_size(spec: str | Sequence[float]) -> tuple[float, float]:
+    """(width, height) mm from a name in CARD_SIZES, a string "63x88" or a pair of numbers."""
+    if isinstance(spec, str):
+        if spec in CARD_SIZES:
+            return CARD_SIZES[spec]
+        try:
+            w, h = (float(v) for v in spec.lower().split("x"))
+        except ValueError:
+            raise SheetgenError(f"unknown card size '{spec}'", key="layout.card",
+                                fix=f"use one of {', '.join(CARD_SIZES)} or WxH in mm") from None
+    else:
+        w, h = (float(v) for v in spec)
+    if not (20 <= w <= 200 and 20 <= h <= 200):
+        raise SheetgenError(f"card size {w:g}x{h:g} mm is out of range", key="layout.card",
+                            fix="use 20 to 200 mm per side")
+    return w, h
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where cards sit on a page: trim boxes cols x rows, top-left trim corner at (x0, y0)."""
+
+    page_w: float
+    page_h: float
+    cols: int
+    rows: int
+    x0: float
+    y0: float
+    w: float
+    h: float
+    gutter: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def trim(self, col: int, row: int) -> tuple[float, float]:
+        return self.x0 + col * (self.w + self.gutter), self.y0 + row * (self.h + self.gutter)
+
+    def slot(self, i: int, back: bool = False) -> tuple[int, int]:
+        """(col, row) of the i-th card on a page; a back is mirrored for long-edge duplex."""
+        col, row = i % self.cols, i // self.cols
+        if back:
+            if self.page_h >= self.page_w:
+                col = self.cols - 1 - col
+            else:
+                row = self.rows - 1 - row
+        return col, row
+
+
+def _fit(span: float, size: float, gutter: float) -> int:
+    return max(0, int((span + gutter + 1e-9) // (size + gutter)))
+
+
+def grid(size: tuple[float, float], paper: str, margin: float, gutter: float = 0.0) -> Grid:
+    """The centred grid holding the most cards inside the margin (portrait on ties)."""
+    best = None
+    for orientation in ("portrait", "landscape"):
+        pw, ph = page_size(paper, orientation)
+        cols = _fit(pw - 2 * margin, size[0], gutter)
+        rows = _fit(ph - 2 * margin, size[1], gutter)
+        if best is None or cols * rows > best[2] * best[3]:
+            best = (pw, ph, cols, rows)
+    pw, ph, cols, rows = best
+    if cols * rows == 0:
+        raise SheetgenError(f"a {size[0]:g}x{size[1]:g} mm card does not fit on {paper} "
+                            f"inside a {margin:g} mm margin", key="layout.card",
+                            fix="choose a smaller card or margin")
+    gw = cols * size[0] + (cols - 1) * gutter
+    gh = rows * size[1] + (rows - 1) * gutter
+    return Grid(pw, ph, cols, rows, (pw - gw) / 2, (ph - gh) / 2, size[0], size[1], gutter)
+
+
+def _bleed_box(g: Grid, col: int, row: int, bleed: float, margin: float):
+    """A card's bleed box in its trim coordinates: full bleed outside, half the gutter inside,
+    never across the printer-safe margin."""
+    x, y = g.trim(col, row)
+    inner = min(bleed, g.gutter / 2)
+    left = bleed if col == 0 else inner
+    right = bleed if col == g.cols - 1 else inner
+    top = bleed if row == 0 else inner
+    bottom = bleed if row == g.rows - 1 else inner
+    left, top = min(left, x - margin), min(top, y - margin)
+    right = min(right, g.page_w - margin - x - g.w)
+    bottom = min(bottom, g.page_h - margin - y - g.h)
+    return -left, -top, g.w + left + right, g.h + top + bottom
+
+
+def _marks(g: Grid, bleed: float, margin: float) -> list[Item]:
+    """Crop marks continuing every cut line into the margin around the grid."""
+    xs = sorted({x for c in range(g.cols) for x in (g.trim(c, 0)[0], g.trim(c, 0)[0] + g.w)})
+    ys = sorted({y for r in range(g.rows) for y in (g.trim(0, r)[1], g.trim(0, r)[1] + g.h)})
+    left, top = g.x0, g.y0
+    right, bottom = xs[-1], ys[-1]
+
+    def span(outer: float, trim: float, sign: int) -> tuple[float, float] | None:
+        # from the margin (outer) towards the trim; stop at the bleed when there is room
+        room = abs(trim - outer) - bleed - MARK_GAP
+        end = trim - sign * (bleed + MARK_GAP if room >= MARK_MIN else MARK_GAP)
+        return (outer, end) if (end - outer) * sign > 0.2 else None
+
+    items: list[Item] = []
+    for x in xs:
+        for a, b in filter(None, (span(margin, top, 1), span(g.page_h - margin, bottom, -1))):
+            items.append(Line(((x, a), (x, b)), CROP, id="crop"))
+    for y in ys:
+        for a, b in filter(None, (span(margin, left, 1), span(g.page_w - margin, right, -1))):
+            items.append(Line(((a, y), (b, y)), CROP, id="crop"))
+    return items
+
+
+def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
+                 size: tuple[float, float], paper: str, opts, *, margin: float,
+                 bleed: float = 3.0, label: str = "", gutter: float = 0.0,
+                 round: bool = False) -> list[Page]:
+    """Pages of card fronts, each followed by its page of mirrored backs (unless `opts.backs` is
+    False or `backs` is None). See the module docstring for coordinates and rules."""
+    if opts is not None and getattr(opts, "bleed", None) is not None:
+        bleed = opts.bleed
+    if backs is not None and len(backs) not in (1, len(fronts)):
+        raise SheetgenError(f"{len(backs)} backs for {len(fronts)} cards",
+                            fix="give one back per card or a single back for the whole deck")
+    show_backs = backs is not None and (opts is None or opts.backs)
+    if round:
+        gutter = max(gutter, 2 * bleed + TOKEN_GAP)
+    g = grid(size, paper, margin, gutter)
+    dx, dy = opts.back_offset if opts is not None else (0.0, 0.0)
+    marks = [] if round else _marks(g, bleed, margin)
+    pages: list[Page] = []
+    for first in range(0, len(fronts), g.per_page):
+        chunk = range(first, min(first + g.per_page, len(fronts)))
+        sheet = first // g.per_page + 1
+        sides = [("fronts", False)] + ([("backs", True)] if show_backs else [])
+        for side, is_back in sides:
+            page = Page(g.page_w, g.page_h, label=f"{label} {sheet} {side}".strip())
+            items: list[Item] = []
+            for i in chunk:
+                col, row = g.slot(i - first, back=is_back)
+                x, y = g.trim(col, row)
+                art = (backs[i % len(backs)] if is_back else fronts[i])
+                if round:
+                    r = g.w / 2
+                    items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}"))
+                    items.append(Circle(x + r, y + r, r, CUT_GUIDE, id="cut"))
+                else:
+                    clip = _bleed_box(g, col, row, bleed, margin)
+                    items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}", clip=clip))
+            items += marks
+            page.add(Group(tuple(items), dx, dy) if is_back and (dx or dy) else Group(tuple(items)))
+            pages.append(page)
+    return pages
+
+
+def card_frame(size: tuple[float, float], bleed: float, *, edge: str, face: str = "#ffffff",
+               inset: float = 2.5, radius: float = 2.0, line: str | None = "#000000",
+               id: str = "") -> list[Item]:
+    """A card's background: `edge` colour over the whole bleed box, a `face` panel inset from the
+    trim (text goes on it). Every card of a deck should share `edge`: it is the bleed between two
+    touching cards."""
+    w, h = size
+    return [Box(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, Style(stroke=None, fill=edge),
+                id=f"{id}.bleed" if id else ""),
+            Box(inset, inset, w - 2 * inset, h - 2 * inset,
+                Style(stroke=line, fill=face, width=0.3), radius=radius, id=f"{id}.face" if id else "")]
+
+
+def card_para(x: float, y: float, w: float, h: float, markup: str, *, card: str, field: str,
+              size: float = 9.0, min_size: float = 6.0, align: str = "left",
+              valign: str = "top", color: str = "#000000", id: str = "") -> Para:
+    """A paragraph on a card, shrunk to fit now: if it does not fit at `min_size` the error names
+    the card and the field. The returned Para is already at its fitted size (cheap to draw)."""
+    p = Para(x, y, w, h, markup, size=size, min_size=min_size, align=align, valign=valign,
+             color=color, id=id or f"card.{card}.{field}")
+    try:
+        para, _, fitted = fit_paragraph(p)
+    except SheetgenError:
+        raise SheetgenError(f"card '{card}': its {field} does not fit its {w:.0f}x{h:.0f} mm box "
+                            f"even at {min_size:g} pt", key=field,
+                            fix=f"shorten the {field} of '{card}'") from None
+    if para.minWidth() > w * MM + 0.01:
+        raise SheetgenError(f"card '{card}': a word of its {field} is wider than its box",
+                            key=field, fix=f"shorten or hyphenate the long word in '{card}'")
+    return Para(x, y, w, h, markup, size=fitted, min_size=fitted, align=align, valign=valign,
+                color=color, id=p.id)
+
+
+def round_frame(diameter: float, bleed: float, *, edge: str, face: str = "#ffffff",
+                inset: float = 2.0, id: str = "") -> list[Item]:
+    """A round token's background: an `edge` disc covering the bleed and a `face` disc inside."""
+    r = diameter / 2
+    return [Circle(r, r, r + bleed, Style(stroke=None, fill=edge), id=f"{id}.bleed" if id else ""),
+            Circle(r, r, r - inset, Style(stroke="#000000", fill=face, width=0.3),
+                   id=f"{id}.face" if id else "")]
+
+
+def expand(cards, count=lambda c: c.count) -> list:
+    """Each card repeated `count` times, in deck order."""
+    return [c for c in cards for _ in range(count(c))]
+
+
+__all__ = ["CARD_SIZES", "SAFE", "Grid", "card_frame", "card_para", "card_size", "expand", "grid",
+           "impose_cards", "round_frame"]
