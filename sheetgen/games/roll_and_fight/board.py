@@ -1,0 +1,161 @@
+"""Roll & Fight player board: a ROLL and a FIGHT space for the Chef, the Crew on the left, the
+Pile on the right, a reminder of the seven dice and the tiebreaks, and a seven-round tracker."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ...impose import nup
+from ...kinds import Kind, Options
+from ...model import HEX, Colour, IconName, Ident, LayoutFile, PageSetup, Strict, unique_ids
+from ...scene import Box, Icon, Item, Line, Page, Para, Style, Text
+from ...widgets import THIN, circle_row, heading, name_line, tint
+
+
+class Die(Strict):
+    id: Ident
+    name: str = Field(min_length=1, description="as printed, e.g. d10%")
+    sides: int = Field(ge=2, le=20)
+    note: str = Field("", description="how to read it, e.g. '0 = 10'")
+
+
+class Space(Strict):
+    label: str = Field(min_length=1)
+    icon: IconName
+    hint: str = Field(min_length=1, description="what happens to a Chef here (markup allowed)")
+
+
+class Area(Strict):
+    label: str = Field(min_length=1)
+    hint: str = Field(min_length=1)
+
+
+class BoardContent(Strict):
+    roll: Space
+    fight: Space
+    crew: Area
+    pile: Area
+    dice: list[Die] = Field(min_length=7, max_length=7, description="one per round")
+    rounds: int = Field(7, ge=1, le=12)
+    tiebreaks: list[str] = Field(min_length=1, max_length=4, description="in order, markup allowed")
+
+    @model_validator(mode="after")
+    def _check(self):
+        unique_ids(self.dice, "die")
+        if self.rounds != len(self.dice):
+            raise ValueError(f"rounds is {self.rounds} but there are {len(self.dice)} dice; "
+                             "each round plays one die, so make them equal")
+        return self
+
+
+class BoardLayout(PageSetup):
+    per_page: Literal[1, 2] = 2
+    boards: int = Field(4, ge=1, le=8, description="boards per copy: one per player, enough for all")
+    space: float = Field(46.0, ge=30.0, le=80.0, description="ROLL / FIGHT space, mm (a d20 needs 30)")
+    side: float = Field(42.0, ge=30.0, le=70.0, description="width of the Crew and Pile areas, mm")
+    accent: Colour = Field("#8a4b1c", pattern=HEX)
+
+
+class RollAndFightBoard(LayoutFile):
+    content: BoardContent
+    layout: BoardLayout = BoardLayout()
+
+
+TOP = 15.0  # title band
+BOTTOM = 31.0  # dice and tiebreak band
+
+
+def _area(x: float, y: float, w: float, h: float, area: Area, arrow: str, key: str,
+          accent: str, ink: bool) -> list[Item]:
+    """An open table area beside the board (Crew or Pile): dashed outline, label and hint."""
+    style = Style(stroke=accent, fill=None if ink else tint(accent, 0.08), width=0.4, dash=(2.0, 1.5))
+    cx = x + w / 2
+    return [Box(x, y, w, h, style, id=key, radius=3),
+            Text(cx, y + 9, f"{arrow} {area.label} {arrow}" if arrow else area.label, 13, bold=True,
+                 align="center", color=accent, id=f"{key}.label"),
+            Para(x + 3, y + 13, w - 6, h - 16, area.hint, 8.5, align="center", id=f"{key}.hint")]
+
+
+def _space(x: float, y: float, size: float, space: Space, key: str, accent: str,
+           ink: bool) -> list[Item]:
+    """A square space the Chef stands on, label above, hint below, a faint icon in a corner."""
+    fill = "#ffffff" if ink else tint(accent, 0.15)
+    return [Text(x + size / 2, y - 2.5, space.label, 16, bold=True, align="center", id=f"{key}.label"),
+            Box(x, y, size, size, Style(stroke="#000000", fill=fill, width=0.8), id=key, radius=4),
+            Icon(space.icon, x + size - 6.5, y + size - 6.5, 9, id=f"{key}.icon", mono=ink),
+            Para(x - 4, y + size + 2, size + 8, 9, space.hint, 8, align="center", id=f"{key}.hint")]
+
+
+def _dice(x: float, y: float, w: float, doc: RollAndFightBoard, ink: bool) -> list[Item]:
+    """The seven dice, each a small labelled tile with its range and how to read it."""
+    items: list[Item] = [heading(x, y + 3, "Your seven dice", 8.5, id="dice.title")]
+    n = len(doc.content.dice)
+    gap = 1.5
+    tw = (w - gap * (n - 1)) / n
+    fill = "#ffffff" if ink else tint(doc.layout.accent, 0.1)
+    for i, die in enumerate(doc.content.dice):
+        tx = x + i * (tw + gap)
+        items += [Box(tx, y + 5, tw, 18, Style(width=0.3, fill=fill), id=f"dice.{die.id}", radius=1.5),
+                  Text(tx + tw / 2, y + 11, die.name, 10, bold=True, align="center",
+                       id=f"dice.{die.id}.name"),
+                  Text(tx + tw / 2, y + 15.5, f"{die.sides} sides", 6.5, align="center",
+                       id=f"dice.{die.id}.sides")]
+        if die.note:
+            items.append(Text(tx + tw / 2, y + 20, die.note, 6, align="center", color="#444444",
+                              id=f"dice.{die.id}.note"))
+    return items
+
+
+def _tiebreaks(x: float, y: float, w: float, h: float, doc: RollAndFightBoard) -> list[Item]:
+    lines = "<br/>".join(f"<b>{i}.</b> {t}" for i, t in enumerate(doc.content.tiebreaks, 1))
+    return [heading(x, y + 3, "Tied Chefs? Break the tie in this order", 8.5, id="tiebreak.title"),
+            Box(x, y + 5, w, h - 5, Style(width=0.3), id="tiebreak", radius=1.5),
+            Para(x + 2, y + 6.5, w - 4, h - 8, lines, 7.5, id="tiebreak.text")]
+
+
+def _tracker(right: float, y: float, rounds: int) -> list[Item]:
+    """Round circles, right-aligned; tick one as each round ends."""
+    r, gap = 3.2, 1.4
+    x = right - rounds * 2 * r - (rounds - 1) * gap
+    items: list[Item] = [Text(x - 2, y + r + 1.2, "Round", 9, bold=True, align="right", id="tracker.label")]
+    items += circle_row(x, y, rounds, r, gap, "tracker.round")
+    items += [Text(x + r + i * (2 * r + gap), y + r + 1.1, str(i + 1), 7, align="center",
+                   color="#9a9a9a", id=f"tracker.round.{i + 1}.number") for i in range(rounds)]
+    return items
+
+
+def compose_board(doc: RollAndFightBoard, w: float, h: float, ink: bool) -> list[Item]:
+    lay, c = doc.layout, doc.content
+    accent = lay.accent
+    items: list[Item] = [heading(0, 7, doc.title, 17, id="title")]
+    items += name_line(48, 7, 52, "Baker")
+    items += _tracker(w, 1.5, c.rounds)
+    items.append(Line(((0, TOP - 3), (w, TOP - 3)), THIN, id="rule.top"))
+    mid_h = h - TOP - BOTTOM
+    items += _area(0, TOP, lay.side, mid_h, c.crew, "", "crew", accent, ink)
+    items += _area(w - lay.side, TOP, lay.side, mid_h, c.pile, "", "pile", accent, ink)
+    centre_x, centre_w = lay.side + 4, w - 2 * lay.side - 8
+    size = min(lay.space, mid_h - 21, (centre_w - 8) / 2)
+    gap = min(14.0, centre_w - 2 * size)
+    sx = centre_x + (centre_w - 2 * size - gap) / 2
+    sy = TOP + 9 + max(0.0, (mid_h - 21 - size) / 2)
+    items += _space(sx, sy, size, c.roll, "space.roll", accent, ink)
+    items += _space(sx + size + gap, sy, size, c.fight, "space.fight", accent, ink)
+    by = h - BOTTOM + 4
+    dice_w = w * 0.5
+    items += _dice(0, by, dice_w, doc, ink)
+    items += _tiebreaks(dice_w + 4, by, w - dice_w - 4, BOTTOM - 4, doc)
+    return items
+
+
+def pages(doc: RollAndFightBoard, opts: Options) -> list[Page]:
+    lay = doc.layout
+    per_page = opts.per_page if opts.per_page in (1, 2) else lay.per_page
+    count = lay.boards * max(1, opts.copies)
+    return nup(lambda w, h, i: compose_board(doc, w, h, lay.ink_saver), count, lay.paper,
+               lay.orientation, per_page, lay.margin, label=doc.title)
+
+
+KIND = Kind("roll-and-fight-board", RollAndFightBoard, pages, product="roll-and-fight")
