@@ -145,6 +145,38 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
         raise typer.Exit(1)
 
 
+class Policy(str, Enum):
+    random = "random"
+    greedy = "greedy"
+    cover = "cover"
+    all = "all"
+
+
+class Engine(str, Enum):
+    fast = "fast"
+    reference = "reference"
+
+
+@app.command()
+@friendly
+def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (see 'list') or a path"),
+             games: int = typer.Option(10_000, "--games", min=1, max=100_000_000,
+                                       help="games per policy (and per sheet)"),
+             seed: int = typer.Option(0, "--seed", min=0, help="same seed, same report"),
+             policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate"),
+             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy) or reference"),
+             workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)"),
+             as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),
+             heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PDF of the sheet shaded by reach"),
+             sheet: Optional[int] = typer.Option(None, "--sheet", min=1, help="one sheet of several"),
+             paper: Optional[Paper] = PaperOpt):
+    """Play a roll-and-write sheet many times: exit 0 if completable, 1 if not, 2 on bad input."""
+    from .validate.command import validate as run_validate
+
+    raise typer.Exit(run_validate(layout, games, seed, policy.value, engine.value, workers, as_json,
+                                  heatmap, sheet, paper.value if paper else None))
+
+
 @app.command()
 @friendly
 def schema():

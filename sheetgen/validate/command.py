@@ -1,0 +1,47 @@
+"""`sheetgen validate LAYOUT`: play the sheet, print the report, draw the heatmap, give the exit code."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..kinds import Options, load
+from .engine import POLICIES
+from .run import run
+from .show import show
+
+
+def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all", engine: str = "fast",
+             workers: int | None = None, as_json: bool = False, heatmap: Path | None = None,
+             sheet: int | None = None, paper: str | None = None) -> int:
+    """Run the validator as the command does; returns the exit status (0 completable, 1 not).
+    Bad input raises SheetgenError (the command prints it and exits 2)."""
+    loaded = load(layout, Options(paper=paper))
+    policies = POLICIES if policy == "all" else (policy,)
+    err = Console(stderr=True)
+    with Progress(TextColumn("playing {task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=True, auto_refresh=False,
+                  disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(loaded.name, total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, refresh=True)
+
+        report = run(loaded, games, seed, policies, engine, workers, progress, sheet)
+    if heatmap:
+        from .heatmap import write_heatmap
+
+        path, missing = write_heatmap(loaded, report, heatmap)
+        err.print(f"wrote heatmap {path}", highlight=False)
+        if missing:
+            err.print(f"warning: {len(missing)} element ids are not drawn on the sheet, so not shaded: "
+                      f"{', '.join(missing[:8])}{' …' if len(missing) > 8 else ''}", style="yellow",
+                      highlight=False)
+    if as_json:
+        print(report.to_json())
+    else:
+        show(report)
+    return 0 if report.completable else 1

@@ -1,0 +1,127 @@
+"""`--heatmap`: the very sheet that was played, each element shaded by how often it was reached.
+
+The drawer shades an element by id (`write_pdf(..., shade={id: fraction})`). Each sheet's ids are
+tagged with its number first, so the same id on two sheets of one layout keeps its own figure.
+A key sits in the bottom margin: a strip of boxes shaded by the same code, from 0 % to 100 %, and
+a cross, drawn over every element that no game reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from ..draw import text_width_mm, write_pdf
+from ..kinds import Loaded, Options
+from ..scene import Box, Circle, Group, Icon, Item, Line, Page, Style, Text, walk
+from .report import Report
+from .run import rules_of
+
+KEY_STEPS = 11  # boxes in the key: 0 %, 10 %, … 100 %
+KEY_BOX = 2.6  # mm
+CROSS = Style(stroke="#b00000", width=0.35)
+SIZE = 6.5  # pt, the key's text
+
+
+def _tag(items, prefix: str, ids: set[str]) -> list[Item]:
+    """The same items with each id in `ids` renamed prefix + id (groups followed)."""
+    out = []
+    for it in items:
+        if isinstance(it, Group):
+            it = replace(it, items=tuple(_tag(it.items, prefix, ids)))
+        elif it.id in ids:
+            it = replace(it, id=prefix + it.id)
+        out.append(it)
+    return out
+
+
+def _bounds(it, dx: float, dy: float) -> tuple[float, float, float, float] | None:
+    if isinstance(it, Box):
+        return it.x + dx, it.y + dy, it.x + dx + it.w, it.y + dy + it.h
+    if isinstance(it, Circle):
+        return it.cx + dx - it.r, it.cy + dy - it.r, it.cx + dx + it.r, it.cy + dy + it.r
+    if isinstance(it, Icon):
+        h = it.size / 2
+        return it.cx + dx - h, it.cy + dy - h, it.cx + dx + h, it.cy + dy + h
+    if isinstance(it, Line):
+        xs, ys = [p[0] + dx for p in it.points], [p[1] + dy for p in it.points]
+        return min(xs), min(ys), max(xs), max(ys)
+    return None
+
+
+def _cross(x0: float, y0: float, x1: float, y1: float, id: str) -> list[Item]:
+    return [Line(((x0, y0), (x1, y1)), CROSS, id=id), Line(((x0, y1), (x1, y0)), CROSS, id=id)]
+
+
+def _key(page: Page, margin: float, caption: str) -> list[Item]:
+    """One line in the bottom margin: caption on the left; '0% [shaded strip] 100% of games',
+    and 'X never reached' on the right."""
+    w, h = page.width, page.height
+    cy = h - margin / 2
+    base = cy + 0.8  # text baseline, centred on the strip
+    items: list[Item] = []
+    x = w - margin
+    label = "never reached"
+    x -= text_width_mm(label, SIZE)
+    items.append(Text(x, base, label, SIZE, id="heatmap.key.never"))
+    x -= KEY_BOX + 1.2
+    items += _cross(x, cy - KEY_BOX / 2, x + KEY_BOX, cy + KEY_BOX / 2, "heatmap.key.cross")
+    x -= 4.0
+    label = "100% of games"
+    x -= text_width_mm(label, SIZE)
+    items.append(Text(x, base, label, SIZE, id="heatmap.key.high"))
+    x -= 1.0 + KEY_STEPS * KEY_BOX
+    for i in range(KEY_STEPS):
+        items.append(Box(x + i * KEY_BOX, cy - KEY_BOX / 2, KEY_BOX, KEY_BOX,
+                         Style(stroke="#888888", fill="#ffffff", width=0.12), id=f"heatmap.key.{i}"))
+    label = "reached in 0%"
+    x -= 1.0 + text_width_mm(label, SIZE)
+    items.append(Text(x, base, label, SIZE, id="heatmap.key.low"))
+    room = x - margin - 3
+    if text_width_mm(caption, SIZE) > room:
+        caption = caption.split(":")[0]
+    items.append(Text(margin, base, caption, SIZE, bold=True, id="heatmap.caption"))
+    return items
+
+
+def write_heatmap(loaded: Loaded, report: Report, path: str | Path) -> tuple[Path, list[str]]:
+    """Draw the sheets of `report` shaded by how often each element was reached (all policies
+    together). Returns the PDF path and the element ids the sheet does not draw (not shaded)."""
+    rules = rules_of(loaded)
+    margin = loaded.doc.layout.margin
+    shade: dict[str, float] = {KEY: i / (KEY_STEPS - 1) for i, KEY in
+                               enumerate(f"heatmap.key.{i}" for i in range(KEY_STEPS))}
+    pages: list[Page] = []
+    missing: list[str] = []
+    for s in report.sheets:
+        opts = Options(sheet=s.number if rules.sheets else None)
+        prefix = f"{s.number}/"
+        frac = s.fractions()
+        never = set(s.unreached)
+        caption = (f"Heatmap of {report.layout}"
+                   + (f" sheet {s.number}" + (f" ({s.label})" if s.label else "")
+                      if s.label or len(report.sheets) > 1 else "")
+                   + f": {report.games:,} games per policy ({', '.join(report.policies)}), seed "
+                   f"{report.seed}, {report.engine} engine")
+        drawn: set[str] = set()
+        for page in loaded.kind.pages(loaded.doc, opts):
+            items = _tag(page.items, prefix, set(frac))
+            crosses: list[Item] = []
+            here = False
+            for it, dx, dy in walk(items):
+                if not it.id.startswith(prefix):
+                    continue
+                here = True
+                eid = it.id[len(prefix):]
+                drawn.add(eid)
+                box = _bounds(it, dx, dy)
+                if eid in never and box:
+                    crosses += _cross(*box, id=f"heatmap.never.{eid}")
+            page = Page(page.width, page.height, items + crosses, page.label)
+            if here:
+                page.add(*_key(page, margin, caption))
+            pages.append(page)
+        shade.update({prefix + e: f for e, f in frac.items()})
+        missing += [e for e in s.elements if e not in drawn]
+    title = f"{loaded.doc.title}: heatmap"
+    return write_pdf(pages, path, title, shade=shade), missing
