@@ -1,0 +1,49 @@
+"""Custom Boogaloo sheets: the same children and rules, with boxes dealt afresh from a seed.
+
+Invariants kept (the model checks them too): every sheet keeps its group of children and its grid;
+every child has 3 boxes with 3 different die values and 3 different candies; on each sheet every
+candy is in exactly as many boxes as its stash row has circles (so every circle can be reached) and
+every die value is on the same number of boxes; each (die, candy) pair appears at most once a sheet.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+DICE = 6
+
+
+def deal(rng: np.random.Generator, candies: list[str], n_children: int) -> list[list[dict]]:
+    """Boxes for n_children children, 3 each. The boxes come in blocks of len(candies) (one of each
+    candy), and block j gives candy c the die sigma((tau(c) + j) mod 6): inside a block the dice
+    differ, and across blocks a candy never meets the same die twice. A child's boxes go left to
+    right by die value."""
+    k = len(candies)
+    if k != DICE or (3 * n_children) % k:
+        raise ValueError("dealing needs 6 candies and a number of boxes that is a multiple of 6")
+    sigma = rng.permutation(DICE) + 1
+    tau = rng.permutation(DICE)
+    boxes = []
+    for j in range(3 * n_children // k):
+        for c in rng.permutation(k):
+            boxes.append({"die": int(sigma[(tau[c] + j) % DICE]), "candy": candies[c]})
+    return [sorted(boxes[3 * i:3 * i + 3], key=lambda b: b["die"]) for i in range(n_children)]
+
+
+def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> dict:
+    """A new content mapping: each sheet's children shuffled across its grid and its boxes dealt
+    again. broken=True makes the Boo-nus track one reward per child long: the last rewards need more
+    haunted children than 13 turns and every possible star can give, so no game reaches them."""
+    out = copy.deepcopy(content)
+    candies = [c["id"] for c in out["candies"]]
+    for sheet in out["sheets"]:
+        kids = sheet["children"]
+        order = rng.permutation(len(kids))
+        dealt = deal(rng, candies, len(kids))
+        sheet["children"] = [{**kids[i], "boxes": boxes} for i, boxes in zip(order, dealt)]
+    if broken:
+        n = len(out["sheets"][0]["children"])
+        out["boonus"] = [out["boonus"][i % len(out["boonus"])] for i in range(n)]
+    return out

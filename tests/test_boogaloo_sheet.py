@@ -1,0 +1,139 @@
+"""The four Boogaloo sheets, parsed back from the PDF and the scene."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pdfplumber
+import pytest
+import yaml
+from pypdf import PdfReader
+
+from sheetgen import api
+from sheetgen.errors import SheetgenError
+from sheetgen.kinds import Options, load, render_pages
+from sheetgen.scene import ids
+
+from conftest import LAYOUTS, MM, page_mm
+
+
+@pytest.fixture(scope="module")
+def a4(tmp_path_factory):
+    return api.render("boogaloo", tmp_path_factory.mktemp("a4") / "b.pdf").path
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return load("boogaloo").doc
+
+
+def _curves(pdf_path, w_mm, h_mm):
+    """Per page, how many drawn shapes (rounded boxes, circles) are w x h mm."""
+    out = []
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            out.append(sum(1 for o in page.curves
+                           if abs((o["x1"] - o["x0"]) / MM - w_mm) < 0.06
+                           and abs((o["bottom"] - o["top"]) / MM - h_mm) < 0.06))
+    return out
+
+
+def test_four_landscape_pages_a4_and_letter(a4, tmp_path, run):
+    assert page_mm(a4) == [(297.0, 210.0)] * 4
+    out = tmp_path / "l.pdf"
+    res = run("render", "boogaloo", "--paper", "letter", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    assert "4 pages" in res.stdout
+    assert page_mm(out) == [(279.4, 215.9)] * 4
+    assert page_mm(api.render("boogaloo-letter", tmp_path / "l2.pdf").path) == [(279.4, 215.9)] * 4
+
+
+def test_three_boxes_per_child_and_13_turns_on_every_page(a4, doc):
+    lay = doc.layout
+    assert _curves(a4, lay.box_w, lay.box_h) == [36] * 4  # 12 children x 3 candy boxes
+    assert _curves(a4, 8.0, 8.0) == [13] * 4  # turn cells
+    assert _curves(a4, 7.2, 7.2) == [36] * 4  # stash circles: 6 candies x 6 columns
+    for page in render_pages(load("boogaloo"), Options()):
+        found = ids(page.items)
+        for sheet_child in [i for i in found if i.startswith("child.") and i.count(".") == 1]:
+            assert sum(i.startswith(sheet_child + ".box.") for i in found) == 3
+        assert sum(i.startswith("track.turn.") for i in found) == 13
+        assert sum(i.startswith("bar.row.") for i in found) == 3
+        assert sum(i.startswith("bar.col.") for i in found) == 4
+        assert sum(i.startswith("boonus.") and i.split(".")[1].isdigit() for i in found) == 7
+
+
+def test_children_names_on_their_own_page(a4, doc):
+    pages = PdfReader(a4).pages
+    assert "Secret Agent" in pages[0].extract_text() and "Footballer" in pages[0].extract_text()
+    for page, sheet in zip(pages, doc.content.sheets):
+        text = page.extract_text()
+        for child in sheet.children:
+            assert child.name in text, (sheet.id, child.name)
+        for word in ("Boogaloo", sheet.name, "Stash", "Boo-nus", "Turns", "Score", "Name"):
+            assert word in text, word
+    others = {c.name for s in doc.content.sheets[1:] for c in s.children}
+    assert not any(name in pages[0].extract_text() for name in others)
+
+
+def test_sheet_option_prints_one_sheet(tmp_path, run, doc):
+    out = tmp_path / "s3.pdf"
+    res = run("render", "boogaloo", "--sheet", "3", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    reader = PdfReader(out)
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert "Sheet 3 of 4" in text and doc.content.sheets[2].children[0].name in text
+    assert len(render_pages(load("boogaloo"), Options(sheet=1))) == 1
+    bad = run("render", "boogaloo", "--sheet", "5", "--out", str(tmp_path / "x.pdf"))
+    assert bad.returncode == 2 and "--sheet 5" in bad.stderr and "use 1 to 4" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_byte_identical_reruns(tmp_path):
+    a = api.render("boogaloo", tmp_path / "a.pdf").path.read_bytes()
+    b = api.render("boogaloo", tmp_path / "b.pdf").path.read_bytes()
+    assert a == b
+
+
+def test_every_sheet_pairs_each_die_with_each_candy_once(doc):
+    for sheet in doc.content.sheets:
+        pairs = Counter((b.die, b.candy) for c in sheet.children for b in c.boxes)
+        assert len(pairs) == 36 and set(pairs.values()) == {1}
+        for child in sheet.children:
+            assert len({b.die for b in child.boxes}) == 3 and len({b.candy for b in child.boxes}) == 3
+
+
+def _bad(tmp_path, change):
+    data = yaml.safe_load((LAYOUTS / "boogaloo.yaml").read_text())
+    change(data["content"])
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    with pytest.raises(SheetgenError) as err:
+        load(path)
+    return str(err.value)
+
+
+def test_bad_layouts_name_the_problem(tmp_path, run):
+    def few_gumdrops(c):
+        box = c["sheets"][1]["children"][0]["boxes"]
+        for b in box:
+            if b["candy"] == "gumdrop":
+                b["candy"] = "lollipop"
+    msg = _bad(tmp_path, few_gumdrops)
+    assert "sheet 2" in msg and "gumdrop" in msg and "at least 6 boxes" in msg
+
+    msg = _bad(tmp_path, lambda c: c["sheets"][0]["children"].pop())
+    assert "11 children" in msg and "3x4" in msg
+
+    msg = _bad(tmp_path, lambda c: c["sheets"][0]["children"][0]["boxes"].pop())
+    assert "boxes" in msg
+
+    msg = _bad(tmp_path, lambda c: c["sheets"][0]["children"][0]["boxes"][0].update(candy="toffee"))
+    assert "toffee" in msg and "not in candies" in msg
+
+    msg = _bad(tmp_path, lambda c: c["stash"].update(needs=[7, 5, 4, 3, 2, 1]))
+    assert "needs 7" in msg
+    res = run("render", str(tmp_path / "bad.yaml"), "--out", str(tmp_path / "x.pdf"))
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in res.stderr
