@@ -1,0 +1,137 @@
+"""The Tricky Treats sheet: counts from the scene and the PDF, names, paper sizes, reruns, errors."""
+
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from sheetgen import api
+from sheetgen.kinds import Options, load, render_pages
+from sheetgen.scene import Box, Circle, Icon, walk
+
+from conftest import LAYOUTS, MM, page_mm
+
+CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
+POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
+
+
+@pytest.fixture(scope="module")
+def scene():
+    loaded = load("tricky-treats")
+    pages = render_pages(loaded, Options())
+    assert len(pages) == 1
+    return {it.id: it for it, _, _ in walk(pages[0].items) if it.id}
+
+
+@pytest.fixture(scope="module")
+def a4(tmp_path_factory):
+    return api.render("tricky-treats", tmp_path_factory.mktemp("a4") / "tt.pdf").path
+
+
+def _ids(scene, pattern):
+    return [i for i in scene if re.fullmatch(pattern, i)]
+
+
+def test_scene_counts(scene):
+    boxes = _ids(scene, r"child\.\w+\.box\.[1-6]")
+    assert len(boxes) == 36 and all(isinstance(scene[i], Box) and scene[i].writable for i in boxes)
+    scares = _ids(scene, r"child\.\w+\.scare\.[1-3]")
+    assert len(scares) == 18 and all(isinstance(scene[i], Circle) for i in scares)
+    skulls = _ids(scene, r"child\.\w+\.scare\.3\.skull")
+    assert len(skulls) == 6 and all(scene[i].name == "skull" for i in skulls)
+    stash = _ids(scene, r"stash\.(?!points)\w+\.[1-7]")
+    assert len(stash) == 42 and all(isinstance(scene[i], Circle) and scene[i].writable for i in stash)
+    assert len(_ids(scene, r"track\.turn\.\d+")) == 16
+    assert len(_ids(scene, r"child\.\w+\.power\.\d")) == 15
+    assert len(_ids(scene, r"child\.\w+\.boonus")) == 6
+    assert len(_ids(scene, r"cauldron\.\d")) == 6 and len(_ids(scene, r"pyramid\.\d")) == 6
+    assert len(_ids(scene, r"pyramid\.bar\.\d")) == 3 and len(_ids(scene, r"boonus\.bar\.\d")) == 2
+    assert {scene[f"score.{k}"].writable for k in ("stash", "bars", "scared", "total")} == {True}
+
+
+def test_every_candy_box_shows_its_candy_icon(scene):
+    doc = load("tricky-treats").doc
+    for ch in doc.content.children:
+        for v, cid in enumerate(ch.boxes, 1):
+            icon = scene[f"child.{ch.id}.box.{v}.candy"]
+            candy = doc.content.candy(cid)
+            assert isinstance(icon, Icon) and icon.name == candy.icon and icon.fill == candy.colour
+    # the rulebook's example: the Vampire's box 2 is the green gummy bear
+    assert scene["child.vampire.box.2.candy"].name == "gummy_bear"
+
+
+def test_immediate_powers_in_squares(scene):
+    for child, square in [("witch", True), ("mummy", True), ("skeleton", False), ("zombie", False)]:
+        assert isinstance(scene[f"child.{child}.power.1.frame"], Box) == square
+
+
+def test_every_engine_element_is_drawn(scene):
+    from sheetgen.games.tricky_treats.rules import element_ids
+
+    missing = [e for e in element_ids(load("tricky-treats").doc) if e not in scene]
+    assert missing == []
+
+
+def test_pdf_counts(a4):
+    with pdfplumber.open(a4) as pdf:
+        page = pdf.pages[0]
+        rects, curves = page.rects, page.curves
+    # candy boxes: rounded 8 x 12.4 mm (drawn as curves because of their rounded corners)
+    tall = [c for c in curves if abs(c["width"] - 8 * MM) < 0.3 and abs(c["height"] - 12.4 * MM) < 0.3]
+    assert len(tall) == 36
+    # write-in circles are white: stash circles 5.8 mm across, scare circles 5.5 mm
+    white = [c for c in curves if tuple(c["non_stroking_color"] or ()) == (1, 1, 1)]
+    stash = [c for c in white if abs(c["width"] - 5.8 * MM) < 0.2 and abs(c["height"] - 5.8 * MM) < 0.2]
+    scare = [c for c in white if abs(c["width"] - 5.5 * MM) < 0.2 and abs(c["height"] - 5.5 * MM) < 0.2]
+    assert len(stash) == 42 and len(scare) == 18
+    def squares(side):
+        return [r for r in rects if abs(r["width"] - side * MM) < 0.2 and abs(r["height"] - side * MM) < 0.2]
+
+    assert len(squares(8.5)) == 6  # the black number squares
+    assert len(squares(9.2)) == 6  # the frames of the powers used at once (3 cauldrons, 3 pyramids)
+
+
+def test_names_printed(a4):
+    text = PdfReader(a4).pages[0].extract_text()
+    for word in CHILDREN + POWERS + ["STASH", "CAULDRON", "PYRAMID", "BOO-NUS", "TURNS", "SCORE", "Name"]:
+        assert word in text, word
+    for n in (1, 3, 6, 10, 15, 21, 28):
+        assert str(n) in text
+
+
+def test_a4_and_letter_landscape(a4, tmp_path, run):
+    assert page_mm(a4) == [(297.0, 210.0)]
+    out = tmp_path / "l.pdf"
+    res = run("render", "tricky-treats", "--paper", "letter", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    assert page_mm(out) == [(279.4, 215.9)]
+    letter = api.render("tricky-treats-letter", tmp_path / "l2.pdf").path
+    assert page_mm(letter) == [(279.4, 215.9)]
+
+
+def test_byte_identical_reruns(tmp_path):
+    a = api.render("tricky-treats", tmp_path / "a.pdf").path.read_bytes()
+    b = api.render("tricky-treats", tmp_path / "b.pdf").path.read_bytes()
+    assert a == b
+
+
+@pytest.mark.parametrize("old,new,key", [
+    ("number: 6", "number: 5", "numbers"),
+    ("boxes: [1, 2, 3]}", "boxes: [1, 2, 9]}", "die values 1 to 6"),
+    ("power: skull", "power: bone", "powers"),
+    ("gummy_bear, gumdrop, gumball, candy_corn, lollipop, wrapped]", "gummy_bear, gumdrop, gumball]", "6"),
+    ("- {kind: star, needs: 5}", "- {kind: diamond, needs: 5}", "content.stash.rewards.0.kind"),
+])
+def test_bad_content_is_one_clear_line(tmp_path, run, old, new, key):
+    text = (LAYOUTS / "tricky-treats.yaml").read_text()
+    assert old in text
+    path = tmp_path / "bad.yaml"
+    path.write_text(text.replace(old, new, 1))
+    res = run("render", str(path), "--out", str(tmp_path / "bad.pdf"))
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr and key in lines[0], res.stderr
+    assert not (tmp_path / "bad.pdf").exists()
