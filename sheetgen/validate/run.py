@@ -31,7 +31,13 @@ def rules_of(loaded: Loaded) -> Rules:
         raise SheetgenError(f"layout '{loaded.name}' is a {loaded.kind.name}, which has no rules to play",
                             fix="validate a roll-and-write sheet"
                                 + (f" (kinds with rules: {', '.join(with_rules)})" if with_rules else ""))
-    return importlib.import_module(loaded.kind.rules).RULES
+    try:
+        return importlib.import_module(loaded.kind.rules).RULES
+    except ModuleNotFoundError as exc:
+        if exc.name != loaded.kind.rules:
+            raise
+        raise SheetgenError(f"the rules engine of {loaded.kind.name} ({loaded.kind.rules}) is not installed",
+                            fix="update sheetgen, or validate another layout") from None
 
 
 def sheets_of(loaded: Loaded, rules: Rules, sheet: int | None = None) -> list[tuple[int, str, object]]:
