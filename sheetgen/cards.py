@@ -42,9 +42,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from pydantic import Field, field_validator
+
 from .draw import fit_paragraph
 from .errors import SheetgenError
-from .paper import MM, page_size
+from .model import HEX, Colour, PageSetup
+from .paper import MM, SAFE_MARGIN_MM, page_size
 from .scene import Box, Circle, Group, Item, Line, Page, Para, Style
 
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -237,6 +240,9 @@ def card_para(x: float, y: float, w: float, h: float, markup: str, *, card: str,
              color=color, id=id or f"card.{card}.{field}")
     try:
         para, _, fitted = fit_paragraph(p)
+    except ValueError as exc:  # reportlab's markup parser
+        raise SheetgenError(f"card '{card}': bad markup in its {field}: {exc}", key=field,
+                            fix="use only <b>, <i> and <br/>, and write & as &amp;") from None
     except SheetgenError:
         raise SheetgenError(f"card '{card}': its {field} does not fit its {w:.0f}x{h:.0f} mm box "
                             f"even at {min_size:g} pt", key=field,
@@ -257,10 +263,46 @@ def round_frame(diameter: float, bleed: float, *, edge: str, face: str = "#fffff
                    id=f"{id}.face" if id else "")]
 
 
+class DeckLayout(PageSetup):
+    """Layout keys shared by every deck of cards or sheet of tokens."""
+
+    margin: float = Field(SAFE_MARGIN_MM, ge=SAFE_MARGIN_MM, le=40,
+                          description="printer-safe margin, mm (6.35 fits 9 poker cards on Letter)")
+    card: str | tuple[float, float] = Field("poker", description="a size name (poker, bridge, mini, "
+                                            "tarot, square) or [width, height] in mm")
+    bleed: float = Field(3.0, ge=0, le=6, description="bleed around the outer cards, mm")
+    gutter: float = Field(0.0, ge=0, le=12, description="space between two cards, mm")
+    edge: Colour = Field("#8e2456", pattern=HEX, description="colour of the card edge and bleed")
+    back_edge: Colour = Field("#5a1436", pattern=HEX, description="edge colour of the card back")
+
+    @field_validator("card")
+    @classmethod
+    def _size(cls, v):
+        try:
+            card_size(v)
+        except SheetgenError as exc:
+            raise ValueError(f"{exc.message} ({exc.fix})") from None
+        return v
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return card_size(self.card)
+
+
+def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]] | None, opts,
+               label: str, round: bool = False) -> list[Page]:
+    """Impose a deck as its layout says, `opts.copies` times over."""
+    copies = max(1, getattr(opts, "copies", 1) or 1)
+    if backs is not None and len(backs) > 1:
+        backs = backs * copies
+    return impose_cards(fronts * copies, backs, lay.size, lay.paper, opts, margin=lay.margin,
+                        bleed=lay.bleed, label=label, gutter=lay.gutter, round=round)
+
+
 def expand(cards, count=lambda c: c.count) -> list:
     """Each card repeated `count` times, in deck order."""
     return [c for c in cards for _ in range(count(c))]
 
 
-__all__ = ["CARD_SIZES", "SAFE", "Grid", "card_frame", "card_para", "card_size", "expand", "grid",
+__all__ = ["CARD_SIZES", "SAFE", "DeckLayout", "Grid", "deck_pages", "card_frame", "card_para", "card_size", "expand", "grid",
            "impose_cards", "round_frame"]

@@ -394,3 +394,54 @@ def draw_icon(c: Canvas, name: str, cx_pt: float, cy_pt: float, size_mm: float,
     c.setLineCap(1)
     fn(c, fill or DEFAULT_FILL[name], mono)
     c.restoreState()
+
+
+# ---- cards: Run for Your Life / ROLL for Your Life ------------------------------------------
+
+@icon("candy_cane", "#d62828")
+def _candy_cane(c, fill, mono):
+    """A striped cane: a hook and a straight shaft."""
+    p = c.beginPath()
+    p.moveTo(0.25, -0.95)
+    p.lineTo(0.25, 0.35)
+    p.curveTo(0.25, 1.05, -0.6, 1.05, -0.6, 0.35)
+    for width, colour, dash in ((0.42, "#000000", None), (0.3, "#ffffff", None),
+                                (0.3, "#000000" if mono else fill, [0.16, 0.16])):
+        c.setLineCap(0)
+        c.setLineWidth(width)
+        c.setStrokeColor(colour)
+        c.setDash(dash or [])
+        c.drawPath(p, stroke=1, fill=0)
+    c.setDash([])
+
+
+@icon("burst", "#ffd23f")
+def _burst(c, fill, mono):
+    """The burst around a Candy Cage Match space."""
+    _fill(c, fill, mono)
+    _path(c, _star_points(12, 0.98, 0.68))
+    c.setFillColor("#ffffff")
+    c.circle(0, 0, 0.5, stroke=1, fill=1)
+
+
+@icon("tooth", "#ffffff")
+def _tooth(c, fill, mono):
+    """Sweet Toof: a big molar with a grin."""
+    _fill(c, fill, mono)
+    p = c.beginPath()
+    p.moveTo(-0.75, 0.55)
+    p.curveTo(-0.75, 1.0, -0.2, 0.95, 0, 0.8)
+    p.curveTo(0.2, 0.95, 0.75, 1.0, 0.75, 0.55)
+    p.curveTo(0.75, 0.0, 0.5, -0.2, 0.45, -0.9)
+    p.curveTo(0.3, -0.95, 0.2, -0.6, 0.0, -0.35)
+    p.curveTo(-0.2, -0.6, -0.3, -0.95, -0.45, -0.9)
+    p.curveTo(-0.5, -0.2, -0.75, 0.0, -0.75, 0.55)
+    p.close()
+    c.drawPath(p, stroke=1, fill=1)
+    c.setFillColor("#000000")
+    for x in (-0.28, 0.28):
+        c.circle(x, 0.45, 0.08, stroke=0, fill=1)
+    p = c.beginPath()
+    p.moveTo(-0.35, 0.15)
+    p.curveTo(-0.15, -0.05, 0.15, -0.05, 0.35, 0.15)
+    c.drawPath(p, stroke=1, fill=0)

@@ -70,7 +70,10 @@ class Loaded:
 
 
 def kind(name: str) -> Kind:
-    return importlib.import_module(KINDS[name]).KIND
+    """The Kind named `name`: `module` holds it as `KIND`, `module:ATTR` as `ATTR` (several kinds
+    in one module)."""
+    module, _, attr = KINDS[name].partition(":")
+    return getattr(importlib.import_module(module), attr or "KIND")
 
 
 def layouts_dir() -> Path:

@@ -2,4 +2,6 @@
 
 KINDS = {
     "gingerbread-status": "sheetgen.games.run_for_your_life.status",
+    "special-treat-cards": "sheetgen.games.run_for_your_life.cards:TREAT_KIND",
+    "dash-n-bash": "sheetgen.games.run_for_your_life.cards:DASH_KIND",
 }

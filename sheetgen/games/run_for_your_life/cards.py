@@ -1,0 +1,298 @@
+"""Decks of *Run for Your Life, Candyman!*: the 44 Special Treat cards and the 65 Dash N Bash cards.
+
+Each layout's `content` is the card list (name, count, texts, values); `sheetgen.cards` imposes
+them. Text is fitted when the cards are composed, so a text too long for its box fails with the
+card's name and field before any PDF is written.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+from xml.sax.saxutils import escape
+
+from pydantic import Field, model_validator
+
+from ...cards import SAFE, DeckLayout, card_frame, card_para, deck_pages, expand
+from ...kinds import Kind, Options
+from ...model import HEX, Candy, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
+from ...scene import Circle, Icon, Item, Line, Page, Style, Text
+from ...widgets import tint
+
+KEYWORDS = ("EQUIP", "RANGED", "DEFENSE", "PLAY AT ANY TIME")
+NO_LINE = Style(stroke=None)
+
+
+# ---- shared pieces -------------------------------------------------------------------------
+
+class CardBack(Strict):
+    title: str = Field(min_length=1)
+    subtitle: str = ""
+    icon: IconName = "star"
+
+
+def _ink(lay: DeckLayout, colour: str) -> str:
+    return "#ffffff" if lay.ink_saver else colour
+
+
+def _back(lay: DeckLayout, back: CardBack, game: str) -> list[Item]:
+    """A deck's one back: the title between two big icons (symmetric, so mirroring is harmless)."""
+    w, h = lay.size
+    edge = _ink(lay, lay.back_edge)
+    items = card_frame((w, h), lay.bleed, edge=edge, face=_ink(lay, tint(lay.back_edge, 0.15)),
+                       id="back")
+    for cy in (h * 0.25, h * 0.75):
+        items.append(Icon(back.icon, w / 2, cy, min(w, h) * 0.3, mono=lay.ink_saver))
+    items.append(card_para(SAFE + 2, h / 2 - 9, w - 2 * SAFE - 4, 12, f"<b>{escape(back.title)}</b>",
+                           card="back", field="title", size=15, align="center", valign="middle"))
+    items.append(card_para(SAFE + 2, h / 2 + 3, w - 2 * SAFE - 4, 6, escape(back.subtitle or game),
+                           card="back", field="subtitle", size=7.5, align="center",
+                           valign="middle"))
+    return items
+
+
+def _footer(w: float, h: float, text: str) -> Text:
+    return Text(w / 2, h - SAFE - 1.6, text, 6, align="center", color="#555555", id="footer")
+
+
+# ---- Special Treat cards -------------------------------------------------------------------
+
+class KeywordUse(Strict):
+    """A keyword printed in bold, then its details."""
+
+    keyword: Literal["EQUIP", "RANGED", "DEFENSE", "PLAY AT ANY TIME"]
+    range: int | None = Field(None, ge=1, le=12, description="spaces; RANGED only")
+    detail: str = ""
+
+    @model_validator(mode="after")
+    def _range(self):
+        if (self.keyword == "RANGED") != (self.range is not None):
+            raise ValueError("give 'range' with RANGED, and only with RANGED")
+        return self
+
+
+class TreatCard(Strict):
+    id: Ident
+    name: str = Field(min_length=1)
+    count: int = Field(ge=1, le=12)
+    icon: IconName
+    colour: Colour = Field(pattern=HEX)
+    damage: int = Field(0, ge=0, le=9, description="damage shown in the corner badge (0: none)")
+    keywords: list[KeywordUse] = []
+    text: str = Field(min_length=1, description="the effect; paragraph markup (<b>, <i>) allowed")
+
+
+class TreatContent(Strict):
+    deck_size: int = Field(44, ge=1)
+    footer: str = "Special Treat"
+    back: CardBack
+    cards: list[TreatCard] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _deck(self):
+        unique_ids(self.cards, "card")
+        total = sum(c.count for c in self.cards)
+        if total != self.deck_size:
+            raise ValueError(f"the card counts add up to {total}, but deck_size is {self.deck_size}; "
+                             "change a count or deck_size")
+        return self
+
+
+class TreatDeck(LayoutFile):
+    content: TreatContent
+    layout: DeckLayout = DeckLayout()
+
+
+def treat_markup(card: TreatCard) -> str:
+    """The card's rules text: each keyword in bold followed by its details, then the effect."""
+    lines = []
+    for k in card.keywords:
+        word = f"{k.keyword} {k.range}" if k.range else k.keyword
+        lines.append(f"<b>{word}</b>" + (f" – {k.detail}" if k.detail else ""))
+    lines.append(card.text)
+    return "<br/>".join(lines)
+
+
+def treat_front(lay: DeckLayout, card: TreatCard) -> list[Item]:
+    w, h = lay.size
+    ink = lay.ink_saver
+    items = card_frame((w, h), lay.bleed, edge=_ink(lay, lay.edge), id=f"card.{card.id}")
+    x, tw = SAFE + 1.5, w - 2 * SAFE - 3
+    items.append(card_para(x, SAFE + 1.5, tw, 9, f"<b>{escape(card.name)}</b>", card=card.name,
+                           field="name", size=12.5, align="center", valign="middle"))
+    art = h * 0.2
+    cy = SAFE + 11 + art / 2
+    items.append(Circle(w / 2, cy, art / 2 + 1, Style(width=0.3, fill=_ink(lay, tint(card.colour, 0.25))),
+                        id=f"card.{card.id}.art"))
+    items.append(Icon(card.icon, w / 2, cy, art * 0.82, fill=card.colour, mono=ink))
+    if card.damage:
+        bx, by = w - SAFE - 7, cy
+        items.append(Circle(bx, by, 6, Style(width=0.4, fill="#ffffff"), id=f"card.{card.id}.damage"))
+        items.append(Text(bx, by + 1.2, str(card.damage), 14, bold=True, align="center"))
+        items.append(Text(bx, by + 3.9, "damage", 6, align="center"))
+    top = cy + art / 2 + 3
+    items.append(Line(((x, top - 1.5), (x + tw, top - 1.5)), Style(width=0.25, stroke="#999999")))
+    items.append(card_para(x, top, tw, h - SAFE - 4.5 - top, treat_markup(card), card=card.name,
+                           field="text", size=10.5, valign="middle"))
+    items.append(_footer(w, h, "SPECIAL TREAT"))
+    return items
+
+
+def treat_pages(doc: TreatDeck, opts: Options) -> list[Page]:
+    lay = doc.layout
+    faces = {c.id: treat_front(lay, c) for c in doc.content.cards}
+    fronts = [faces[c.id] for c in expand(doc.content.cards)]
+    back = _back(lay, doc.content.back, doc.title)
+    return deck_pages(lay, fronts, [back], opts, doc.title)
+
+
+TREAT_KIND = Kind("special-treat-cards", TreatDeck, treat_pages, product="run-for-your-life")
+
+
+# ---- Dash N Bash cards ---------------------------------------------------------------------
+
+class Character(Strict):
+    id: Ident
+    name: str = Field(min_length=1)
+    icon: IconName
+    colour: Colour = Field(pattern=HEX)
+
+
+class DashCard(Strict):
+    """One line of the deck: `count` identical cards."""
+
+    type: Literal["single", "double", "character", "cage"]
+    candies: list[Ident] = Field([], max_length=2, description="1 for single, 2 for double")
+    character: Ident | None = None
+    count: int = Field(ge=1, le=20)
+
+    @model_validator(mode="after")
+    def _shape(self):
+        need = {"single": 1, "double": 2}.get(self.type, 0)
+        if len(self.candies) != need:
+            raise ValueError(f"a {self.type} card shows {need} candies, not {len(self.candies)}")
+        if (self.type == "character") != (self.character is not None):
+            raise ValueError("give 'character' on character cards, and only on them")
+        return self
+
+    @property
+    def id(self) -> str:
+        return "-".join([self.type, *self.candies] + ([self.character] if self.character else []))
+
+
+class DashTexts(Strict):
+    single: str = "Move to the next space with this candy."
+    double_same: str = "Move to the second space with this candy."
+    double_mixed: str = "Move to one of these candies, then on to the other: you pick the order."
+    character: str = "Jump to {name} on the board."
+    cage: str = "Jump to the nearest burst space."
+    cage_title: str = "Candy Cage Match"
+    attack_bonus: str = "<b>Attack:</b> 2 damage to one part of your choice."
+
+
+class DashContent(Strict):
+    deck_size: int = Field(65, ge=1)
+    candies: list[Candy] = Field(min_length=2)
+    characters: list[Character] = []
+    texts: DashTexts = DashTexts()
+    back: CardBack
+    cards: list[DashCard] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _deck(self):
+        unique_ids(self.candies, "candy")
+        unique_ids(self.characters, "character")
+        unique_ids(self.cards, "card")
+        candies, chars = {c.id for c in self.candies}, {c.id for c in self.characters}
+        for card in self.cards:
+            for c in card.candies:
+                if c not in candies:
+                    raise ValueError(f"card {card.id} names candy '{c}', which is not in candies")
+            if card.character and card.character not in chars:
+                raise ValueError(f"card {card.id} names character '{card.character}', "
+                                 "which is not in characters")
+        total = sum(c.count for c in self.cards)
+        if total != self.deck_size:
+            raise ValueError(f"the card counts add up to {total}, but deck_size is {self.deck_size}; "
+                             "change a count or deck_size")
+        return self
+
+
+class DashLayout(DeckLayout):
+    edge: Colour = Field("#4e2a12", pattern=HEX)
+    back_edge: Colour = Field("#2b170a", pattern=HEX)
+
+
+class DashDeck(LayoutFile):
+    content: DashContent
+    layout: DashLayout = DashLayout()
+
+
+def _candy_art(lay: DeckLayout, candy: Candy, cx: float, cy: float, size: float, key: str) -> list[Item]:
+    return [Circle(cx, cy, size / 2 + 1.2, Style(width=0.3, fill=_ink(lay, tint(candy.colour, 0.2))),
+                   id=f"{key}.art"),
+            Icon(candy.icon, cx, cy, size * 0.8, fill=candy.colour, mono=lay.ink_saver, id=key)]
+
+
+def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
+    lay, content = doc.layout, doc.content
+    w, h = lay.size
+    candy = {c.id: c for c in content.candies}
+    t = content.texts
+    items = card_frame((w, h), lay.bleed, edge=_ink(lay, lay.edge), id=f"card.{card.id}")
+    x, tw = SAFE + 1.5, w - 2 * SAFE - 3
+    name = card.id
+    if card.type in ("single", "double"):
+        shown = [candy[c] for c in card.candies]
+        same = len(shown) == 2 and shown[0].id == shown[1].id
+        title = (f"2 × {shown[0].name}" if same else
+                 " + ".join(c.name for c in shown))
+        rule = t.single if len(shown) == 1 else t.double_same if same else t.double_mixed
+        sub = "aka " + shown[0].alias if len(shown) == 1 and shown[0].alias else ""
+        size = h * 0.42 if len(shown) == 1 else h * 0.27
+        centres = ([h * 0.4] if len(shown) == 1 else [h * 0.27, h * 0.56])
+        for i, (c, cy) in enumerate(zip(shown, centres)):
+            items += _candy_art(lay, c, w / 2, cy, size, f"card.{card.id}.candy.{i + 1}")
+        # small corner icons so a hand of cards fans readably
+        for i, c in enumerate(shown):
+            items.append(Icon(c.icon, SAFE + 3.5, SAFE + 3.5 + i * 6, 5, fill=c.colour,
+                              mono=lay.ink_saver))
+            items.append(Icon(c.icon, w - SAFE - 3.5, h - SAFE - 3.5 - i * 6, 5, fill=c.colour,
+                              mono=lay.ink_saver))
+        ty = h * 0.72 if len(shown) == 2 else h * 0.68
+        items.append(card_para(x + 5, ty, tw - 10, 7, f"<b>{escape(title)}</b>", card=name,
+                               field="title", size=11, align="center", valign="middle"))
+        body = (f"<i>{escape(sub)}</i><br/>" if sub else "") + rule
+        items.append(card_para(x + 5, ty + 7, tw - 10, h - SAFE - 6 - ty - 7, body, card=name,
+                               field="text", size=8, align="center"))
+        return items
+    # character and cage cards: a big picture, a name, where to jump, and the attack bonus
+    if card.type == "character":
+        who = next(c for c in content.characters if c.id == card.character)
+        title, icon, colour = who.name, who.icon, who.colour
+        rule = t.character.format(name=escape(who.name))
+    else:
+        title, icon, colour = t.cage_title, "burst", "#ffd23f"
+        rule = t.cage
+    cy = h * 0.36
+    items.append(Circle(w / 2, cy, h * 0.2, Style(width=0.3, fill=_ink(lay, tint(colour, 0.3))),
+                        id=f"card.{card.id}.art"))
+    items.append(Icon(icon, w / 2, cy, h * 0.32, fill=colour, mono=lay.ink_saver,
+                      id=f"card.{card.id}.icon"))
+    if card.type == "cage":
+        items.append(Icon("fist", w / 2, cy, h * 0.13, mono=lay.ink_saver))
+    items.append(card_para(x, SAFE + 1.5, tw, 8, f"<b>{escape(title.upper())}</b>", card=name,
+                           field="title", size=11.5, align="center", valign="middle"))
+    ty = cy + h * 0.2 + 2.5
+    items.append(card_para(x, ty, tw, h - SAFE - 4.5 - ty, f"{rule}<br/>{t.attack_bonus}",
+                           card=name, field="text", size=8.5, align="center", valign="middle"))
+    return items
+
+
+def dash_pages(doc: DashDeck, opts: Options) -> list[Page]:
+    faces = {c.id: dash_front(doc, c) for c in doc.content.cards}
+    fronts = [faces[c.id] for c in expand(doc.content.cards)]
+    back = _back(doc.layout, doc.content.back, doc.title)
+    return deck_pages(doc.layout, fronts, [back], opts, doc.title)
+
+
+DASH_KIND = Kind("dash-n-bash", DashDeck, dash_pages, product="run-for-your-life")
