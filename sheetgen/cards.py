@@ -20,8 +20,8 @@ Imposition:
 - As many cards as fit inside the printer-safe `margin` (9-up for poker cards on A4 and Letter),
   the grid centred on the page; portrait unless landscape holds more cards.
 - Cards touch (gutter 0, one cut between two neighbours): 9 poker cards plus a 3 mm bleed on
-  every side do not fit inside the safe margin of A4 or Letter. A card's bleed is drawn on the
-  outer edges of the grid; between two cards the neighbour's matching edge colour is the bleed
+  every side do not fit inside the safe margin of A4 or Letter. A card's bleed is drawn on every
+  side with no card next to it; between two cards the neighbour's matching edge colour is the bleed
   (every card of a deck shares its `card_frame` edge colour). A layout may ask for a gutter; with
   a gutter each card gets min(bleed, gutter / 2) of bleed on its inner sides.
 - `bleed` is the layout's; `opts.bleed` (--bleed) overrides it. Bleed never crosses `margin`.
@@ -138,15 +138,15 @@ def grid(size: tuple[float, float], paper: str, margin: float, gutter: float = 0
     return Grid(pw, ph, cols, rows, (pw - gw) / 2, (ph - gh) / 2, size[0], size[1], gutter)
 
 
-def _bleed_box(g: Grid, col: int, row: int, bleed: float, margin: float):
-    """A card's bleed box in its trim coordinates: full bleed outside, half the gutter inside,
-    never across the printer-safe margin."""
+def _bleed_box(g: Grid, col: int, row: int, bleed: float, margin: float, taken: set):
+    """A card's bleed box in its trim coordinates: full bleed where no card is next to it, half
+    the gutter towards a neighbour, never across the printer-safe margin."""
     x, y = g.trim(col, row)
     inner = min(bleed, g.gutter / 2)
-    left = bleed if col == 0 else inner
-    right = bleed if col == g.cols - 1 else inner
-    top = bleed if row == 0 else inner
-    bottom = bleed if row == g.rows - 1 else inner
+    left = inner if (col - 1, row) in taken else bleed
+    right = inner if (col + 1, row) in taken else bleed
+    top = inner if (col, row - 1) in taken else bleed
+    bottom = inner if (col, row + 1) in taken else bleed
     left, top = min(left, x - margin), min(top, y - margin)
     right = min(right, g.page_w - margin - x - g.w)
     bottom = min(bottom, g.page_h - margin - y - g.h)
@@ -201,6 +201,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
         for side, is_back in sides:
             page = Page(g.page_w, g.page_h, label=f"{label} {sheet} {side}".strip())
             items: list[Item] = []
+            taken = {g.slot(i - first, back=is_back) for i in chunk}
             for i in chunk:
                 col, row = g.slot(i - first, back=is_back)
                 x, y = g.trim(col, row)
@@ -210,7 +211,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
                     items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}"))
                     items.append(Circle(x + r, y + r, r, CUT_GUIDE, id="cut"))
                 else:
-                    clip = _bleed_box(g, col, row, bleed, margin)
+                    clip = _bleed_box(g, col, row, bleed, margin, taken)
                     items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}", clip=clip))
             items += marks
             page.add(Group(tuple(items), dx, dy) if is_back and (dx or dy) else Group(tuple(items)))

@@ -260,10 +260,10 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
                               mono=lay.ink_saver))
         ty = h * 0.72 if len(shown) == 2 else h * 0.68
         items.append(card_para(x + 5, ty, tw - 10, 7, f"<b>{escape(title)}</b>", card=name,
-                               field="title", size=11, align="center", valign="middle"))
+                               field="title", size=12.5, align="center", valign="middle"))
         body = (f"<i>{escape(sub)}</i><br/>" if sub else "") + rule
         items.append(card_para(x + 5, ty + 7, tw - 10, h - SAFE - 6 - ty - 7, body, card=name,
-                               field="text", size=8, align="center"))
+                               field="text", size=9, align="center"))
         return items
     # character and cage cards: a big picture, a name, where to jump, and the attack bonus
     if card.type == "character":
@@ -284,7 +284,7 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
                            field="title", size=11.5, align="center", valign="middle"))
     ty = cy + h * 0.2 + 2.5
     items.append(card_para(x, ty, tw, h - SAFE - 4.5 - ty, f"{rule}<br/>{t.attack_bonus}",
-                           card=name, field="text", size=8.5, align="center", valign="middle"))
+                           card=name, field="text", size=10, align="center", valign="middle"))
     return items
 
 
