@@ -37,7 +37,7 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
         path, missing = write_heatmap(loaded, report, heatmap)
         err.print(f"wrote heatmap {path}", highlight=False)
         if missing:
-            err.print(f"warning: {len(missing)} element ids are not drawn on the sheet, so not shaded: "
+            err.print(f"warning: {len(missing)} elements have no box, circle or icon on the sheet to shade: "
                       f"{', '.join(missing[:8])}{' …' if len(missing) > 8 else ''}", style="yellow",
                       highlight=False)
     if as_json:

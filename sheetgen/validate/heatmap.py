@@ -21,6 +21,7 @@ KEY_STEPS = 11  # boxes in the key: 0 %, 10 %, … 100 %
 KEY_BOX = 2.6  # mm
 CROSS = Style(stroke="#b00000", width=0.35)
 SIZE = 6.5  # pt, the key's text
+SHADED = (Box, Circle, Icon)  # what the drawer shades
 
 
 def _tag(items, prefix: str, ids: set[str]) -> list[Item]:
@@ -86,7 +87,7 @@ def _key(page: Page, margin: float, caption: str) -> list[Item]:
 
 def write_heatmap(loaded: Loaded, report: Report, path: str | Path) -> tuple[Path, list[str]]:
     """Draw the sheets of `report` shaded by how often each element was reached (all policies
-    together). Returns the PDF path and the element ids the sheet does not draw (not shaded)."""
+    together). Returns the PDF path and the element ids with no box, circle or icon to shade."""
     rules = rules_of(loaded)
     margin = loaded.doc.layout.margin
     shade: dict[str, float] = {KEY: i / (KEY_STEPS - 1) for i, KEY in
@@ -113,7 +114,8 @@ def write_heatmap(loaded: Loaded, report: Report, path: str | Path) -> tuple[Pat
                     continue
                 here = True
                 eid = it.id[len(prefix):]
-                drawn.add(eid)
+                if isinstance(it, SHADED):
+                    drawn.add(eid)
                 box = _bounds(it, dx, dy)
                 if eid in never and box:
                     crosses += _cross(*box, id=f"heatmap.never.{eid}")
