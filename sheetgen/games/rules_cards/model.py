@@ -1,0 +1,151 @@
+"""Content and layout of `rules-cards` layouts: games, each with ordered rules sections.
+
+Section text is light markup that reads the same in a reportlab paragraph and in HTML (the rules
+booklets render it with Jinja2): only <b>, <i>, <br/> and the entity &amp; are allowed, and tags
+must be balanced. Every other field is plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from ...errors import SheetgenError
+from ...model import HEX, Colour, LayoutFile, PageSetup, Strict
+
+PRODUCTS = ("ghosts-love-candy-too", "run-for-your-life", "roll-for-your-life", "roll-and-fight",
+            "rollers")
+_TOKEN = re.compile(r"<[^>]*>|&[^;\s]*;?|[<>&]")
+
+
+def check_markup(text: str) -> str:
+    """Refuse markup the card and the booklet would not both render the same way."""
+    open_tags: list[str] = []
+    for tok in _TOKEN.findall(text):
+        if tok in ("<b>", "<i>"):
+            open_tags.append(tok[1])
+        elif tok in ("</b>", "</i>"):
+            if not open_tags or open_tags.pop() != tok[2]:
+                raise ValueError(f"'{tok}' closes a tag that is not open")
+        elif tok in ("<br/>", "&amp;"):
+            continue
+        else:
+            raise ValueError(f"'{tok}' is not allowed in rules text; use only <b>, <i>, <br/> "
+                             "and &amp; (write a plain & as &amp;)")
+    if open_tags:
+        raise ValueError(f"<{open_tags[-1]}> is never closed")
+    return " ".join(text.split())
+
+
+def plain(text: str) -> str:
+    """Markup to plain text (for searching and tests)."""
+    return " ".join(re.sub(r"<br/>", " ", re.sub(r"</?[bi]>", "", text)).replace("&amp;", "&").split())
+
+
+Markup = Annotated[str, Field(min_length=1), AfterValidator(check_markup)]
+GameId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
+
+
+class Section(Strict):
+    heading: str = Field(min_length=1, max_length=40, description="plain text")
+    text: Markup = Field(description="light markup: <b>, <i>, <br/>, &amp;")
+
+
+class Game(Strict):
+    id: GameId
+    name: str = Field(min_length=1)
+    product: Literal[PRODUCTS] = Field(description="the kit this game belongs to")
+    players: str = Field(min_length=1)
+    time: str = Field(min_length=1)
+    age: str = Field(min_length=1)
+    needs: list[str] = Field(min_length=1, description="what you need to play, plain text")
+    cards: int | None = Field(None, ge=1, le=12,
+                              description="spread the text over up to this many cards "
+                              "(default: as few as stay readable at min_size)")
+    sections: list[Section] = Field(min_length=1)
+
+    @property
+    def facts(self) -> str:
+        return f"{self.players} players · {self.time} · age {self.age}"
+
+
+class RulesContent(Strict):
+    games: list[Game] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self):
+        for what in ("id", "name"):
+            seen: set[str] = set()
+            for g in self.games:
+                value = getattr(g, what)
+                if value in seen:
+                    raise ValueError(f"game {what} '{value}' is used twice")
+                seen.add(value)
+        return self
+
+
+CARD_ACCENTS = {  # default accent colour per game: dark enough for white text and greyscale
+    "tricky-treats": "#5b2a86", "haunt-the-block": "#1d4e89", "boogaloo": "#b5402a",
+    "run-for-your-life": "#7a3b12", "roll-for-your-life": "#a0203a", "roll-and-fight": "#3f5e1c",
+    "rollers": "#2f3a4a",
+}
+
+
+class RulesLayout(PageSetup):
+    card: str | tuple[float, float] = Field("poker", description="card size name or (w, h) in mm")
+    bleed: float = Field(3.0, ge=0, le=6, description="bleed around each card, mm")
+    size: float = Field(8.5, ge=6, le=12, description="largest text size tried, pt")
+    min_size: float = Field(7.0, ge=6, le=12, description="smallest text size before a section "
+                            "moves on to another card, pt (never below 6)")
+    heading_size: float = Field(8.0, ge=6, le=12)
+    title_size: float = Field(10.0, ge=7, le=16)
+    padding: float = Field(3.5, ge=3, le=10, description="text inset from the trim, mm")
+    accents: dict[str, Colour] = Field(default_factory=dict,
+                                       description="accent colour per game id (overrides defaults)")
+    back_colour: Colour = Field("#3a2352", pattern=HEX)
+
+    @model_validator(mode="after")
+    def _sizes(self):
+        if self.min_size > self.size:
+            raise ValueError("min_size must not be larger than size")
+        for colour in self.accents.values():
+            if not re.fullmatch(HEX, colour):
+                raise ValueError(f"accent '{colour}' is not a #rrggbb colour")
+        return self
+
+    def accent(self, game_id: str) -> str:
+        return self.accents.get(game_id) or CARD_ACCENTS.get(game_id, "#333333")
+
+
+class RulesCards(LayoutFile):
+    content: RulesContent
+    layout: RulesLayout = RulesLayout()
+
+    @model_validator(mode="after")
+    def _accent_ids(self):
+        known = {g.id for g in self.content.games}
+        for gid in self.layout.accents:
+            if gid not in known:
+                raise ValueError(f"layout.accents names game '{gid}', which is not in content.games")
+        return self
+
+
+def _norm(s: str) -> str:
+    return "-".join(re.findall(r"[a-z0-9%]+", s.lower()))
+
+
+def select(doc: RulesCards, name: str | None) -> list[Game]:
+    """The games `--game NAME` picks: a game id or name (any case and punctuation), or a product
+    id (every game of that kit). None picks every game."""
+    games = doc.content.games
+    if not name:
+        return list(games)
+    want = _norm(name)
+    hit = [g for g in games if want in (g.id, _norm(g.name))] or \
+          [g for g in games if g.product == want]
+    if not hit:
+        raise SheetgenError(f"no game named '{name}' in the rules cards", key="--game",
+                            fix="use one of: " + ", ".join(g.id for g in games))
+    return hit
