@@ -32,9 +32,9 @@ Imposition:
   on a landscape page). `backs` holds one back per card, or a single back for the whole deck.
   `opts.back_offset` (X, Y mm) shifts the whole back page (cards and marks), X to the right and
   Y down as printed, to correct a printer's front/back misregistration.
-- Round tokens (`round=True`): `size` is (diameter, diameter); tokens sit with at least
-  2 bleed + 2 mm between them, unclipped (draw the bleed as a disc of radius r + bleed), and the
-  cut guide is a thin circle on the trim line.
+- Round tokens (`round=True`): `size` is (diameter, diameter); tokens sit 2 bleed + 1 mm apart
+  with their bleed inside the margin, unclipped (draw the bleed as a disc of radius r + bleed,
+  as `round_frame` does); the cut guide is a thin circle on the trim line.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ MARK_GAP = 0.5  # crop marks stop this far from the trim
 MARK_MIN = 3.0  # a mark shorter than this between margin and bleed runs over the bleed instead
 CROP = Style(stroke="#000000", width=0.2)
 CUT_GUIDE = Style(stroke="#666666", width=0.2)
-TOKEN_GAP = 2.0  # mm between the bleed discs of two round tokens
+TOKEN_GAP = 1.0  # mm between the bleed discs of two round tokens
 
 
 def card_size(spec: str | Sequence[float]) -> tuple[float, float]:
@@ -119,13 +119,15 @@ def _fit(span: float, size: float, gutter: float) -> int:
     return max(0, int((span + gutter + 1e-9) // (size + gutter)))
 
 
-def grid(size: tuple[float, float], paper: str, margin: float, gutter: float = 0.0) -> Grid:
-    """The centred grid holding the most cards inside the margin (portrait on ties)."""
+def grid(size: tuple[float, float], paper: str, margin: float, gutter: float = 0.0,
+         outer: float = 0.0) -> Grid:
+    """The centred grid holding the most cards inside the margin (portrait on ties); `outer` mm
+    around the grid are kept inside the margin too (the bleed of round tokens)."""
     best = None
     for orientation in ("portrait", "landscape"):
         pw, ph = page_size(paper, orientation)
-        cols = _fit(pw - 2 * margin, size[0], gutter)
-        rows = _fit(ph - 2 * margin, size[1], gutter)
+        cols = _fit(pw - 2 * (margin + outer), size[0], gutter)
+        rows = _fit(ph - 2 * (margin + outer), size[1], gutter)
         if best is None or cols * rows > best[2] * best[3]:
             best = (pw, ph, cols, rows)
     pw, ph, cols, rows = best
@@ -190,7 +192,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
     show_backs = backs is not None and (opts is None or opts.backs)
     if round:
         gutter = max(gutter, 2 * bleed + TOKEN_GAP)
-    g = grid(size, paper, margin, gutter)
+    g = grid(size, paper, margin, gutter, outer=bleed if round else 0.0)
     dx, dy = opts.back_offset if opts is not None else (0.0, 0.0)
     marks = [] if round else _marks(g, bleed, margin)
     pages: list[Page] = []
