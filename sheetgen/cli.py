@@ -179,6 +179,20 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
 
 @app.command()
 @friendly
+def kit(product: str = typer.Argument(..., help="ghosts-love-candy-too, run-for-your-life, "
+                                      "roll-for-your-life, roll-and-fight or rollers"),
+        paper: Paper = typer.Option(Paper.a4, "--paper", help="a4 or letter"),
+        copies: int = CopiesOpt,
+        out: Optional[Path] = typer.Option(None, "--out", help="output PDF path")):
+    """One print-and-play PDF for a product: cover, contents, rules booklet and every component."""
+    from . import kit as kits
+
+    built = kits.write(product, out, paper.value, copies)
+    typer.echo(f"wrote {built.path} ({built.pages} pages, {built.bytes / 1024:.0f} KiB)")
+
+
+@app.command()
+@friendly
 def schema():
     """Print the JSON Schema of layout files."""
     typer.echo(api.schema())

@@ -79,7 +79,7 @@ def test_roll_and_fight_pdf_text_and_paper(tmp_path):
 
 def test_rollers_sections_open_and_close_spaces():
     for paper in ("a4", "letter"):
-        (page,) = scene("rollers-board", paper)
+        page = scene("rollers-board", paper)[0]
         inside_margin(page)
         boxes = placed(page)
         for n in range(1, 6):

@@ -58,6 +58,7 @@ class RollersLayout(PageSetup):
     orientation: str = Field("landscape", pattern="^(portrait|landscape)$")
     space: float = Field(14.0, ge=10.0, le=22.0, description="OPEN and CLOSE spaces, mm")
     accent: Colour = Field("#5b2a86", pattern=HEX)
+    boards: int = Field(5, ge=1, le=8, description="boards per copy: one per player, enough for all")
 
 
 class RollersBoard(LayoutFile):
@@ -178,8 +179,8 @@ def compose_board(doc: RollersBoard, w: float, h: float, ink: bool) -> list[Item
 
 def pages(doc: RollersBoard, opts: Options) -> list[Page]:
     lay = doc.layout
-    return nup(lambda w, h, i: compose_board(doc, w, h, lay.ink_saver), max(1, opts.copies), lay.paper,
-               lay.orientation, 1, lay.margin, label=doc.title)
+    return nup(lambda w, h, i: compose_board(doc, w, h, lay.ink_saver), lay.boards * max(1, opts.copies),
+               lay.paper, lay.orientation, 1, lay.margin, label=doc.title)
 
 
 KIND = Kind("rollers-board", RollersBoard, pages, product="rollers")

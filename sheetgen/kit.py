@@ -1,0 +1,258 @@
+"""Print-and-play kits: one PDF per product with a cover, a contents page, the rules booklet and
+every component of that product, merged with pypdf and bookmarked part by part.
+
+What goes in a kit is discovered, never listed here:
+- a component belongs to a product by its kind's `Kind.product`;
+- layouts that `extends:` another are skipped: they are Letter or ink-saver versions of a base
+  layout, and the kit makes those itself with `--paper` (ink saver is not a kit option);
+- the rules text, players, playing time and age come from the `rules-cards` layout, the single
+  source of rules text; its cards are added once per game of the product.
+Sheets written on during play (kinds with a rules engine, status sheets and score pads) come in
+`--copies N`; boards, cards and tokens come once. Parts printed with backs (found by rendering
+them with and without backs) go last, so one page range prints double-sided.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .draw import pdf_bytes
+from .errors import SheetgenError
+from .kinds import KINDS, Options, known_layouts, load, render_pages
+
+RULES_KIND = "rules-cards"
+TITLES = {"ghosts-love-candy-too": "Ghosts Love Candy Too"}  # products of several games
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+
+
+@dataclass(frozen=True)
+class Component:
+    path: Path
+    kind: str
+    title: str
+    product: str
+    game: str | None = None  # the rules-cards game this part shows
+    note: str = ""
+
+
+@dataclass
+class Part:
+    title: str
+    pages: int
+    role: str  # cover | contents | rules | component
+    copies: int = 1
+    duplex: bool = False
+    pdf: bytes = b""  # components only; the front parts share `Kit.front`
+    anchor: str = ""  # front parts: the id their section starts with
+    first: int = 0  # 1-based page in the kit, set when the kit is laid out
+    note: str = ""  # a line about the part, shown on the cover
+
+
+@dataclass
+class Kit:
+    product: str
+    title: str
+    paper: str
+    copies: int
+    games: list
+    parts: list[Part] = field(default_factory=list)
+    front: bytes = b""  # cover, contents and rules as one PDF
+
+    @property
+    def components(self) -> list[Part]:
+        return [p for p in self.parts if p.role == "component"]
+
+    @property
+    def rules(self) -> list[Part]:
+        return [p for p in self.parts if p.role == "rules"]
+
+
+def base_layouts() -> list[tuple[Path, str]]:
+    """(path, kind name) of every layout that does not `extends:` another."""
+    out = []
+    for path in known_layouts():
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "extends" not in data:
+            out.append((path, data.get("kind", "")))
+    return out
+
+
+def _kind_product(name: str) -> str | None:
+    from .kinds import kind
+
+    return kind(name).product if name in KINDS else None
+
+
+def rules_games() -> list:
+    """The games of the rules-cards layout (id, name, product, players, time, age, needs, sections)."""
+    for path, name in base_layouts():
+        if name == RULES_KIND:
+            return list(load(path).doc.content.games)
+    return []
+
+
+def products() -> list[str]:
+    found = {g.product for g in rules_games()}
+    found |= {p for _, name in base_layouts() if name != RULES_KIND and (p := _kind_product(name))}
+    return sorted(found)
+
+
+def components(product: str) -> list[Component]:
+    """The product's components, in layout-file order; rules cards once per game."""
+    out = []
+    for path, name in base_layouts():
+        if name == RULES_KIND:
+            doc = load(path).doc
+            out += [Component(path, name, f"{doc.title}: {g.name}", product, g.id,
+                              f"{doc.title} of {g.name}, with backs")
+                    for g in doc.content.games if g.product == product]
+        elif _kind_product(name) == product:
+            doc = load(path).doc
+            out.append(Component(path, name, doc.title, product, note=doc.description))
+    return out
+
+
+def consumable(kind_name: str) -> bool:
+    """Written on during play, so printed --copies times."""
+    from .kinds import kind
+
+    return kind(kind_name).rules is not None or kind_name.endswith(("-status", "-pad"))
+
+
+def render_component(c: Component, paper: str, copies: int) -> Part:
+    n = copies if consumable(c.kind) else 1
+    opts = Options(paper=paper, copies=n, game=c.game)
+    loaded = load(c.path, opts)
+    pages = render_pages(loaded, opts)
+    fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
+    return Part(c.title, len(pages), "component", copies=n, duplex=len(fronts) != len(pages),
+                pdf=pdf_bytes(pages, c.title), note=c.note)
+
+
+def product_title(product: str, games: list) -> str:
+    if product in TITLES:
+        return TITLES[product]
+    if len(games) == 1:
+        return games[0].name
+    return product.replace("-", " ").title()
+
+
+def _number(parts: list[Part]) -> None:
+    n = 1
+    for p in parts:
+        p.first, n = n, n + p.pages
+
+
+def span(first: int, last: int) -> str:
+    return str(first) if last <= first else f"{first}–{last}"
+
+
+def _ranges(parts: list[Part], duplex: bool) -> list[str]:
+    """Contiguous page ranges of the parts that are (or are not) printed double-sided."""
+    out: list[list[int]] = []
+    for p in parts:
+        if p.duplex != duplex:
+            continue
+        last = p.first + p.pages - 1
+        if out and out[-1][1] + 1 == p.first:
+            out[-1][1] = last
+        else:
+            out.append([p.first, last])
+    return [span(a, b) for a, b in out]
+
+
+# Pip positions (mm, in a 9 mm die face) for the cover's two dice.
+_P = {1: 1.2, 2: 3.6, 3: 6.0}
+PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))],
+        6: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3))]}
+
+
+def _front_html(kit: Kit) -> str:
+    from .documents import render_html
+
+    needs: list[str] = []
+    for g in kit.games:
+        needs += [n for n in (getattr(g, "needs", None) or []) if n not in needs]
+    return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
+                       span=span, pips=PIPS, duplex=_ranges(kit.parts, True),
+                       simplex=_ranges(kit.parts, False))
+
+
+def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
+    """Lay out a whole kit: every part rendered and numbered (no file written)."""
+    from .documents import layout, pdf
+
+    known = products()
+    if product not in known:
+        raise SheetgenError(f"no product named '{product}'", fix=f"use one of: {', '.join(known)}")
+    if paper not in PAPER_NAMES:
+        raise SheetgenError(f"paper '{paper}' is not known", fix="use a4 or letter")
+    games = [g for g in rules_games() if g.product == product]
+    kit = Kit(product, product_title(product, games), paper, copies, games)
+    front = [Part("Cover", 1, "cover", anchor="part-cover"),
+             Part("Contents", 1, "contents", anchor="part-contents")]
+    front += [Part(g.name, 1, "rules", anchor=f"part-rules-{g.id}") for g in games]
+    comps = [render_component(c, paper, copies) for c in components(product)]
+    comps.sort(key=lambda p: p.duplex)  # double-sided parts last: one range to print duplex
+    kit.parts = front + comps
+    # The cover and contents print page numbers that depend on how long the front turns out:
+    # lay it out, measure every part by its anchor, and again until the numbers hold.
+    for _ in range(5):
+        _number(kit.parts)
+        doc = layout(_front_html(kit))
+        starts = {a: i for i, page in enumerate(doc.pages) for a in page.anchors}
+        ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
+        sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
+        if sizes == [p.pages for p in front]:
+            kit.front = pdf(doc)
+            return kit
+        for p, n in zip(front, sizes):
+            p.pages = n
+    raise SheetgenError(f"the front pages of the {product} kit do not settle",
+                        fix="report this as a bug")
+
+
+def merge(kit: Kit) -> bytes:
+    """One PDF with a bookmark for every part (rules and components grouped)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(kit.front)), import_outline=False)
+    for part in kit.components:
+        writer.append(PdfReader(io.BytesIO(part.pdf)), import_outline=False)
+    groups: dict[str, object] = {}
+    for part in kit.parts:
+        parent = None
+        if part.role in ("rules", "component"):
+            label = "Rules" if part.role == "rules" else "Components"
+            if label not in groups:
+                groups[label] = writer.add_outline_item(label, part.first - 1)
+            parent = groups[label]
+        writer.add_outline_item(part.title, part.first - 1, parent=parent)
+    writer.add_metadata({"/Title": f"{kit.title}: print-and-play kit", "/Author": "sheetgen",
+                         "/Creator": "sheetgen", "/Producer": "sheetgen"})
+    writer.page_mode = "/UseOutlines"
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1):
+    """Make a kit and write it (default `output/<product>-kit[-letter].pdf`); returns api.Built."""
+    from .api import Built
+    from .output import write_atomic
+
+    t0 = time.perf_counter()
+    kit = make(product, paper, copies)
+    path = Path(out) if out else Path("output") / default_name(product, paper)
+    write_atomic(path, merge(kit))
+    return Built(path, sum(p.pages for p in kit.parts), path.stat().st_size, time.perf_counter() - t0)
+
+
+def default_name(product: str, paper: str) -> str:
+    return f"{product}-kit{'' if paper == 'a4' else '-' + paper}.pdf"
