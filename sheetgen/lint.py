@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .draw import text_width_mm
 from .paper import MM, SAFE_MARGIN_MM
-from .scene import QR, Box, Circle, Icon, Line, Page, Para, Text, walk
+from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Text
 
 MIN_TEXT_PT = 6.0
 MIN_WRITE_MM = 5.0
@@ -36,12 +36,27 @@ def bounds(it, dx: float, dy: float) -> tuple[float, float, float, float]:
     return x0 + dx, y0 + dy, x1 + dx, y1 + dy
 
 
+def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
+    """Like scene.walk, with the page rectangle each primitive is clipped to (a card's bleed box)."""
+    for it in items:
+        if isinstance(it, Group):
+            inner = clip
+            if it.clip:
+                x, y, w, h = it.clip
+                box = (x + dx + it.dx, y + dy + it.dy, x + dx + it.dx + w, y + dy + it.dy + h)
+                inner = box if clip is None else (max(box[0], clip[0]), max(box[1], clip[1]),
+                                                  min(box[2], clip[2]), min(box[3], clip[3]))
+            yield from _clipped(it.items, dx + it.dx, dy + it.dy, inner)
+        else:
+            yield it, dx, dy, clip
+
+
 def problems(page: Page, margin: float = SAFE_MARGIN_MM, bleed_ok: bool = False) -> list[str]:
     """What breaks the print rules on one page. `bleed_ok` lets card art run past the margin
     (card bleed is trimmed off); text and write-in marks must still be inside it."""
     out = []
     tol = 0.01
-    for it, dx, dy in walk(page.items):
+    for it, dx, dy, clip in _clipped(page.items):
         name = it.id or type(it).__name__
         if isinstance(it, (Text, Para)):
             size = it.size if isinstance(it, Text) else it.min_size
@@ -54,6 +69,8 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, bleed_ok: bool = False)
         if bleed_ok and not isinstance(it, (Text, Para)) and not getattr(it, "writable", False):
             continue
         x0, y0, x1, y1 = bounds(it, dx, dy)
+        if clip:  # only what the clip lets through is printed
+            x0, y0, x1, y1 = max(x0, clip[0]), max(y0, clip[1]), min(x1, clip[2]), min(y1, clip[3])
         if x0 < margin - tol or y0 < margin - tol or x1 > page.width - margin + tol \
                 or y1 > page.height - margin + tol:
             out.append(f"{name}: outside the {margin:g} mm printer-safe margin "
