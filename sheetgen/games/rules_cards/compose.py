@@ -7,9 +7,7 @@ deck's edge colour, "Rules" and the game's name, so a mixed pile sorts back into
 
 from __future__ import annotations
 
-from html import escape
-
-from ...cards import SAFE, card_frame, card_para, card_size, impose_cards
+from ...cards import SAFE, card_frame, card_para, deck_pages
 from ...draw import text_width_mm
 from ...kinds import Kind, Options
 from ...paper import MM
@@ -25,7 +23,7 @@ ICON = {"ghosts-love-candy-too": "pumpkin", "run-for-your-life": "peppermint",
 
 
 def frame(lay: RulesLayout) -> Frame:
-    w, h = card_size(lay.card)
+    w, h = lay.size
     pad = max(lay.padding, SAFE)
     top = INSET + BAND + 1.5
     return Frame(w=w - 2 * pad, h=h - top - FOOT - pad, heading_size=lay.heading_size,
@@ -41,13 +39,13 @@ def _title(name: str, lay: RulesLayout, width: float) -> float:
 
 
 def front(card: Card, lay: RulesLayout) -> list[Item]:
-    w, h = card_size(lay.card)
+    w, h = lay.size
     fr = frame(lay)
     pad = (w - fr.w) / 2
     ink = lay.ink_saver
     accent = lay.accent(card.game.id)
     gid = f"rules.{card.game.id}.{card.number}"
-    items: list[Item] = card_frame((w, h), lay.bleed, edge="#ffffff" if ink else lay.back_colour,
+    items: list[Item] = card_frame((w, h), lay.bleed, edge="#ffffff" if ink else lay.edge,
                                    inset=INSET, id=gid)
     # title band: rounded on top like the face panel, square below
     band = Style(stroke=accent if ink else None, fill=None if ink else accent, width=0.4)
@@ -79,12 +77,12 @@ def front(card: Card, lay: RulesLayout) -> list[Item]:
 
 
 def back(card: Card, lay: RulesLayout) -> list[Item]:
-    w, h = card_size(lay.card)
+    w, h = lay.size
     ink = lay.ink_saver
     gid = f"rules.{card.game.id}.{card.number}.back"
     fg = "#000000" if ink else "#ffffff"
-    items = card_frame((w, h), lay.bleed, edge="#ffffff" if ink else lay.back_colour,
-                       face="#ffffff" if ink else lay.back_colour, inset=INSET,
+    items = card_frame((w, h), lay.bleed, edge="#ffffff" if ink else lay.back_edge,
+                       face="#ffffff" if ink else lay.back_edge, inset=INSET,
                        line="#000000" if ink else "#ffffff", id=gid)
     items.append(Icon(ICON.get(card.game.product, "star"), w / 2, h / 2 - 16, 14, mono=ink,
                       id=f"{gid}.icon"))
@@ -103,17 +101,15 @@ def cards(doc: RulesCards, opts: Options) -> list[Card]:
     fr = frame(lay)
     out: list[Card] = []
     for game in select(doc, opts.game):
-        out += flow(game, fr, lay.size, lay.min_size)
+        out += flow(game, fr, lay.text_size, lay.min_text_size)
     return out
 
 
 def pages(doc: RulesCards, opts: Options) -> list[Page]:
     lay = doc.layout
-    deck = [c for c in cards(doc, opts) for _ in range(max(1, opts.copies))]
-    label = doc.title if not opts.game else f"{doc.title}: {escape(deck[0].game.name)}"
-    return impose_cards([front(c, lay) for c in deck], [back(c, lay) for c in deck],
-                        card_size(lay.card), lay.paper, opts, margin=lay.margin, bleed=lay.bleed,
-                        label=label)
+    deck = cards(doc, opts)
+    label = doc.title if not opts.game else f"{doc.title}: {deck[0].game.name}"
+    return deck_pages(lay, [front(c, lay) for c in deck], [back(c, lay) for c in deck], opts, label)
 
 
 KIND = Kind("rules-cards", RulesCards, pages, product="ghosts-love-candy-too")

@@ -1,10 +1,10 @@
 """Flowing a game's rules sections onto as few cards as stay readable.
 
-Text is set at one size per game: the largest size (from `layout.size` down to `layout.min_size`)
-that still fits in the fewest cards possible at `min_size` (or in the game's fixed `cards:` count).
+Text is set at one size per game: the largest size (from `layout.text_size` down to
+`layout.min_text_size`) that still fits in the fewest cards possible at `min_text_size`.
 A game's `cards:` fixes that target instead: its text
 takes the largest size, never below 6 pt, that fits that many cards. A section that does not fit the rest of a card is split between sentences and continues on the
-next card under its heading marked "(cont.)"; text is never shrunk below `min_size`.
+next card under its heading marked "(cont.)"; text is never shrunk below `min_text_size`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from ...errors import SheetgenError
-from ...model import HEX, Colour, LayoutFile, PageSetup, Strict
+from ...cards import DeckLayout
+from ...model import HEX, Colour, LayoutFile, Strict
 
 PRODUCTS = ("ghosts-love-candy-too", "run-for-your-life", "roll-for-your-life", "roll-and-fight",
             "rollers")
@@ -63,7 +64,7 @@ class Game(Strict):
     needs: list[str] = Field(min_length=1, description="what you need to play, plain text")
     cards: int | None = Field(None, ge=1, le=12,
                               description="spread the text over up to this many cards "
-                              "(default: as few as stay readable at min_size)")
+                              "(default: as few as stay readable at min_text_size)")
     sections: list[Section] = Field(min_length=1)
 
     @property
@@ -93,23 +94,22 @@ CARD_ACCENTS = {  # default accent colour per game: dark enough for white text a
 }
 
 
-class RulesLayout(PageSetup):
-    card: str | tuple[float, float] = Field("poker", description="card size name or (w, h) in mm")
-    bleed: float = Field(3.0, ge=0, le=6, description="bleed around each card, mm")
-    size: float = Field(8.5, ge=6, le=12, description="largest text size tried, pt")
-    min_size: float = Field(7.0, ge=6, le=12, description="smallest text size before a section "
-                            "moves on to another card, pt (never below 6)")
+class RulesLayout(DeckLayout):
+    edge: Colour = Field("#3a2352", pattern=HEX, description="colour of the card edge and bleed")
+    back_edge: Colour = Field("#3a2352", pattern=HEX, description="colour of the card back")
+    text_size: float = Field(8.5, ge=6, le=12, description="largest rules text size tried, pt")
+    min_text_size: float = Field(7.0, ge=6, le=12, description="smallest text size before a "
+                                 "section moves on to another card, pt (never below 6)")
     heading_size: float = Field(8.0, ge=6, le=12)
     title_size: float = Field(10.0, ge=7, le=16)
     padding: float = Field(3.5, ge=3, le=10, description="text inset from the trim, mm")
     accents: dict[str, Colour] = Field(default_factory=dict,
                                        description="accent colour per game id (overrides defaults)")
-    back_colour: Colour = Field("#3a2352", pattern=HEX)
 
     @model_validator(mode="after")
     def _sizes(self):
-        if self.min_size > self.size:
-            raise ValueError("min_size must not be larger than size")
+        if self.min_text_size > self.text_size:
+            raise ValueError("min_text_size must not be larger than text_size")
         for colour in self.accents.values():
             if not re.fullmatch(HEX, colour):
                 raise ValueError(f"accent '{colour}' is not a #rrggbb colour")

@@ -1,0 +1,101 @@
+"""The rules text itself: our own words (no 8-word run of a rulebook), markup both renderers read."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sheetgen.errors import SheetgenError
+from sheetgen.kinds import load
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DIR = ROOT.parent / "shared" / "rules"
+YAML = ROOT / "layouts" / "rules-cards.yaml"
+RUN = 8  # words in a row that may not come from a rulebook
+
+
+def words(text: str) -> list[str]:
+    text = re.sub(r"<[^>]+>", " ", text).replace("&amp;", "&").replace("\u2019", "'").lower()
+    return re.findall(r"[a-z0-9']+", text)
+
+
+def runs(ws: list[str], n: int = RUN) -> set[tuple[str, ...]]:
+    return {tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)}
+
+
+def yaml_strings(node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in yaml_strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in yaml_strings(v)]
+    return []
+
+
+@pytest.mark.skipif(not RULES_DIR.is_dir(), reason="rulebooks not available")
+def test_no_rulebook_sentence_copied():
+    books = {p.name: runs(words(p.read_text(encoding="utf-8"))) for p in RULES_DIR.glob("*.txt")}
+    assert books, "no rulebooks found"
+    copied = []
+    for s in yaml_strings(yaml.safe_load(YAML.read_text(encoding="utf-8"))):
+        for run in runs(words(s)):
+            copied += [f"{name}: {' '.join(run)}" for name, seen in books.items() if run in seen]
+    assert copied == []
+
+
+def test_guard_catches_a_copy():
+    book = "If doubles are rolled, ignore the values shown on the dice right now."
+    assert runs(words("So: if doubles are rolled, ignore the values shown, ok")) & runs(words(book))
+
+
+def _with_text(tmp_path, text: str) -> Path:
+    data = yaml.safe_load(YAML.read_text(encoding="utf-8"))
+    data["content"]["games"][0]["sections"][0]["text"] = text
+    path = tmp_path / "rc.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("text, fault", [
+    ("Roll <u>both</u> dice.", "<u>"),
+    ("Roll <b>both dice.", "never closed"),
+    ("Roll both</i> dice.", "not open"),
+    ("Salt & pepper.", "&"),
+    ('Roll <font color="red">both</font>.', "<font"),
+])
+def test_markup_both_renderers_read(tmp_path, text, fault):
+    with pytest.raises(SheetgenError) as err:
+        load(_with_text(tmp_path, text))
+    assert fault in str(err.value) and "sections.0.text" in str(err.value)
+
+
+def test_allowed_markup_loads(tmp_path):
+    doc = load(_with_text(tmp_path, "Roll <b>both</b> dice.<br/><i>Tip:</i> Roll &amp; Fight.")).doc
+    assert doc.content.games[0].sections[0].text.startswith("Roll <b>both</b>")
+
+
+def test_every_rule_topic_covered():
+    doc = load("rules-cards").doc
+    text = {g.id: " ".join(s.heading + " " + s.text for s in g.sections).lower()
+            for g in doc.content.games}
+    must = {
+        "tricky-treats": ["doubles", "scare", "skull", "star", "cauldron", "pyramid", "bone", "bat",
+                          "full moon", "boo-nus", "chocolate bar", "turn 16", "tie"],
+        "haunt-the-block": ["start", "clockwise", "doubles", "pumpkin", "romeo", "penalty", "star",
+                            "turn 31", "ties"],
+        "boogaloo": ["doubles", "star", "haunt", "row", "column", "turn 13", "tie"],
+        "run-for-your-life": ["special treat candy", "sweet toof", "bridge", "equip", "ranged",
+                              "defense", "play at any time", "cage match", "twins", "trophies",
+                              "classic"],
+        "roll-for-your-life": ["go!", "stop!", "sweet!", "foul!", "crumbed", "three rounds",
+                               "tie", "short game", "m dudd", "licorice whip", "taffy trip"],
+        "roll-and-fight": ["crew", "pile", "chef", "throwdown", "fewest sides", "round 7", "d10%"],
+        "rollers": ["star", "zap", "open", "close", "collect", "2 points", "1 point", "5 points"],
+    }
+    for gid, topics in must.items():
+        for topic in topics:
+            assert topic in text[gid], (gid, topic)
