@@ -292,6 +292,12 @@ class DeckLayout(PageSetup):
         return card_size(self.card)
 
 
+def deck_layout(lay: DeckLayout, opts) -> DeckLayout:
+    """The layout with --bleed applied: composers draw their bleed with the bleed imposed."""
+    bleed = getattr(opts, "bleed", None)
+    return lay if bleed is None else lay.model_copy(update={"bleed": float(bleed)})
+
+
 def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]] | None, opts,
                label: str, round: bool = False) -> list[Page]:
     """Impose a deck as its layout says, `opts.copies` times over."""
@@ -307,5 +313,5 @@ def expand(cards, count=lambda c: c.count) -> list:
     return [c for c in cards for _ in range(count(c))]
 
 
-__all__ = ["CARD_SIZES", "SAFE", "DeckLayout", "Grid", "deck_pages", "card_frame", "card_para", "card_size", "expand", "grid",
+__all__ = ["CARD_SIZES", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "card_frame", "card_para", "card_size", "expand", "grid",
            "impose_cards", "round_frame"]

@@ -7,7 +7,7 @@ from xml.sax.saxutils import escape
 
 from pydantic import Field, model_validator
 
-from ...cards import DeckLayout, card_para, deck_pages, expand, round_frame
+from ...cards import DeckLayout, card_para, deck_layout, deck_pages, expand, round_frame
 from ...kinds import Kind, Options
 from ...model import HEX, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
 from ...scene import Circle, Icon, Item, Page, Style, Text
@@ -103,7 +103,7 @@ def token_back(lay: TokenLayout, down: FaceDown) -> list[Item]:
 
 
 def pages(doc: TokenSheet, opts: Options) -> list[Page]:
-    lay = doc.layout
+    lay = deck_layout(doc.layout, opts)
     faces = {t.id: token_face(lay, t) for t in doc.content.tokens}
     fronts = [faces[t.id] for t in expand(doc.content.tokens)]
     return deck_pages(lay, fronts, [token_back(lay, doc.content.face_down)], opts, doc.title,

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 from pydantic import Field, model_validator
 
-from ...cards import SAFE, DeckLayout, card_frame, card_para, deck_pages, expand
+from ...cards import SAFE, DeckLayout, card_frame, card_para, deck_layout, deck_pages, expand
 from ...kinds import Kind, Options
 from ...model import HEX, Candy, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
 from ...scene import Circle, Icon, Item, Line, Page, Style, Text
@@ -138,7 +138,7 @@ def treat_front(lay: DeckLayout, card: TreatCard) -> list[Item]:
 
 
 def treat_pages(doc: TreatDeck, opts: Options) -> list[Page]:
-    lay = doc.layout
+    lay = deck_layout(doc.layout, opts)
     faces = {c.id: treat_front(lay, c) for c in doc.content.cards}
     fronts = [faces[c.id] for c in expand(doc.content.cards)]
     back = _back(lay, doc.content.back, doc.title)
@@ -289,10 +289,12 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
 
 
 def dash_pages(doc: DashDeck, opts: Options) -> list[Page]:
+    lay = deck_layout(doc.layout, opts)
+    doc = doc.model_copy(update={"layout": lay})
     faces = {c.id: dash_front(doc, c) for c in doc.content.cards}
     fronts = [faces[c.id] for c in expand(doc.content.cards)]
-    back = _back(doc.layout, doc.content.back, doc.title)
-    return deck_pages(doc.layout, fronts, [back], opts, doc.title)
+    back = _back(lay, doc.content.back, doc.title)
+    return deck_pages(lay, fronts, [back], opts, doc.title)
 
 
 DASH_KIND = Kind("dash-n-bash", DashDeck, dash_pages, product="run-for-your-life")
