@@ -72,7 +72,7 @@ class PowerText(Strict):
 
 
 class TrickyContent(Strict):
-    turns: int = Field(16, ge=1, le=24)
+    turns: int = Field(16, ge=16, le=16, description="the rules play 16 turns")
     candies: list[Candy] = Field(min_length=6, max_length=6)
     children: list[Child] = Field(min_length=6, max_length=6)
     power_texts: dict[Power, PowerText]
