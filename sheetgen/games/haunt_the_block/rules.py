@@ -1,0 +1,384 @@
+"""Haunt the Block rules: a reference engine written to be read against the rulebook, and the
+contract (`RULES`) that also names the fast engine (fast.py).
+
+A game is 31 turns. Turn 1 is the setup: write 1 on a starting space (its dice are not used).
+Turns 2..31 each roll two dice and write the number equal to the turn. The "turn number" the
+penalty speaks of is therefore the number the player was about to write.
+
+Decisions (OpenSpiel-like: the State lists legal actions in a canonical order, the policy picks):
+- start: a starting space (path order);
+- move: a distance d = 1..n-1 clockwise (ascending); the move uses the cheapest plan (see
+  `State.plan_for`) that reaches it;
+- pirate: a candy (candy order);
+- cross: a candy circle of the final score section not yet crossed (candy order);
+- write: after a penalty, a distance to an empty candy space (ascending).
+The k-th decision of turn t under "random" picks legal action floor(u[t, k % K] * n_legal).
+"greedy" takes the highest value (`State.value`), the first in canonical order on ties; "cover"
+first keeps the actions that mark its target element directly (`State.marks`), then is greedy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...validate.engine import Batch, Rules
+from .board import CHILD_GAIN, COMBOS, FREE, Board, combo_powers, core_value, meets
+from .model import MOON_POWERS, SYMBOLS, TURNS
+
+K = 2  # decisions a turn can need: move then pirate, or cross then write
+
+
+class State:
+    """One player's sheet during a game."""
+
+    def __init__(self, board: Board):
+        b, c = board, board.c
+        self.b = b
+        self.turn = 1  # the number the next write puts down
+        self.dice = (0, 0)
+        self.phase = "start"
+        self.numbers = [0] * b.n  # number written on each space, 0 = empty
+        self.pos = -1
+        self.stash = [0] * len(c.candies)  # candies checked in each stash row
+        self.crossed = [False] * len(c.candies)
+        self.col_star = [False] * len(c.points)
+        self.circled = c.start_stars  # stars circled in the Stars section
+        self.used_stars = 0  # circled stars crossed out
+        self.boonus = [0] * len(SYMBOLS)
+        self.unlocked = {p: False for p in MOON_POWERS}
+        self.power_uses = {p: 0 for p in MOON_POWERS}
+        self.pumpkins = 0
+        self.sweet = 0
+        self.bars: set[str] = set()
+        self.penalties = 0
+        self.reached: set[str] = {f"stars.{k + 1}" for k in range(c.start_stars)}
+
+    # ---- rules text, clause by clause ---------------------------------------------------------
+    def mark(self, eid: str) -> None:
+        self.reached.add(eid)
+
+    def row_gain(self, candy: int) -> int:
+        """Points one more candy adds to its stash row (0 if the row is full or crossed out)."""
+        k, pts = self.stash[candy], self.b.c.points
+        if self.crossed[candy] or k >= len(pts):
+            return 0
+        return pts[k] - (pts[k - 1] if k else 0)
+
+    def circle_star(self) -> None:
+        """Circle the next star of the Stars section. A star earned when all are circled is lost.
+        All stars circled (used or not) earn a chocolate bar."""
+        c = self.b.c
+        if self.circled < c.stars:
+            self.circled += 1
+            self.mark(f"stars.{self.circled}")
+            if self.circled == c.stars:
+                self.bar("bar.stars")
+
+    def bar(self, eid: str) -> None:
+        self.bars.add(eid)
+        self.mark(eid)
+
+    def collect(self, candy: int) -> None:
+        """Check the leftmost empty circle of the candy's row. A candy beyond the last column is
+        lost. The star under column k is earned when `thresholds[k]` rows reach column k; only
+        the column just reached can change, so one check suffices."""
+        c = self.b.c
+        k = self.stash[candy]
+        if k >= len(c.points):
+            return
+        self.stash[candy] = k + 1
+        self.mark(f"stash.{self.b.candy_ids[candy]}.{k + 1}")
+        rows = sum(n >= k + 1 for n in self.stash)
+        if not self.col_star[k] and rows >= c.thresholds[k]:
+            self.col_star[k] = True
+            self.mark(f"stash.star.{k + 1}")
+            self.circle_star()
+
+    def land(self, space: int) -> None:
+        """Write the number on a space and take what the space gives."""
+        b = self.b
+        self.numbers[space] = self.turn
+        self.pos = space
+        self.mark(f"path.{space + 1}")
+        candy, child = int(b.space_candy[space]), int(b.space_child[space])
+        if candy >= 0:
+            self.collect(candy)
+            return
+        self.haunt(child)
+
+    def haunt(self, child: int) -> None:
+        """A child's space: check its symbol in the Boo-nus row (left to right); a full Boo-nus
+        column earns its bar. Then the child: pumpkins count toward the all-pumpkins bar; the
+        Pirate gives a candy of choice (a decision), the Black Cat circles a star, Romeo and
+        Juliet give a bar once both have a number; a moon child unlocks its power."""
+        b, c = self.b, self.b.c
+        kid = c.children[child]
+        s = b.child_symbol[child]
+        if self.boonus[s] < b.sym_count[s]:
+            self.boonus[s] += 1
+            col = self.boonus[s]
+            self.mark(f"boonus.{SYMBOLS[s]}.{col}")
+            if all(self.boonus[t] >= col for t in range(len(SYMBOLS)) if b.sym_count[t] >= col):
+                self.bar(f"boonus.bar.{col}")
+        if kid.symbol == "pumpkin":
+            self.pumpkins += 1
+            if self.pumpkins == c.pumpkins:
+                self.bar("bar.pumpkins")
+        elif kid.power == "candy_of_choice":
+            self.phase = "pirate"
+        elif kid.power == "star":
+            self.circle_star()
+        elif kid.power == "sweetheart":
+            self.sweet += 1
+            if self.sweet == 2:
+                self.bar("bar.romeo_juliet")
+        else:
+            self.unlocked[kid.power] = True
+
+    def can_use(self, power: str) -> bool:
+        """A moon power works once its child has a number, twice in a game (one circle each)."""
+        return self.unlocked[power] and self.power_uses[power] < self.b.c.uses
+
+    def plan_for(self, d: int, space: int):
+        """The cheapest way to move exactly d spaces onto `space` with this roll, or None.
+        Readings: powers act in the printed order (Acrobat, Cheerleader, Giant/Turtle, stars),
+        each power at most once per roll, any number of stars; every step stops at 1. A plan
+        costs one per power and per star used; the cheapest has fewest uses, then fewest stars,
+        then comes first in COMBOS. With doubles, an empty candy space costs nothing (FREE)."""
+        a, bd = self.dice
+        b = self.b
+        if a == bd and b.space_candy[space] >= 0:
+            return FREE, 0
+        if d > b.max_move:
+            return None
+        cond = b.pumpkin_conditions[b.space_q[space] - 1] if b.space_q[space] else None
+        have = self.circled - self.used_stars
+        best, best_key = None, None
+        for combo, (core, mod) in enumerate(COMBOS):
+            powers = combo_powers(combo)
+            if not all(self.can_use(p) for p in powers):
+                continue
+            v = core_value(core, a, bd)
+            if mod:
+                v = max(1, v + (b.amount("add") if mod == 1 else -b.amount("subtract")))
+            stars = abs(d - v)
+            if stars > have or not meets(cond, combo, d, a, bd, stars):
+                continue
+            key = (len(powers) + stars, stars, combo)
+            if best_key is None or key < best_key:
+                best, best_key = (combo, d - v), key
+        return best
+
+    def moves(self) -> list[tuple[int, tuple]]:
+        """Legal moves: (distance, plan) to each empty space some plan reaches. A used space, or a
+        pumpkin whose condition no plan meets, is not legal."""
+        out = []
+        for d in range(1, self.b.n):
+            space = (self.pos + d) % self.b.n
+            if self.numbers[space]:
+                continue
+            plan = self.plan_for(d, space)
+            if plan is not None:
+                out.append((d, plan))
+        return out
+
+    def empty_candy(self) -> list[int]:
+        """Distances to empty candy spaces, ascending (doubles and the penalty write)."""
+        b = self.b
+        return [d for d in range(1, b.n) if not self.numbers[(self.pos + d) % b.n]
+                and b.space_candy[(self.pos + d) % b.n] >= 0]
+
+    # ---- decisions --------------------------------------------------------------------------
+    def legal_actions(self) -> list:
+        if self.phase == "start":
+            return list(self.b.starts)
+        if self.phase == "move":
+            return self._moves
+        if self.phase in ("pirate",):
+            return list(range(len(self.stash)))
+        if self.phase == "cross":
+            return [k for k in range(len(self.stash)) if not self.crossed[k]]
+        if self.phase == "write":
+            return self.empty_candy()
+        return []
+
+    def value(self, action) -> int:
+        """Greedy's measure: 10 x the points a space adds (a child counts CHILD_GAIN) minus the
+        stars and powers the move spends; the pirate takes the candy adding most points; a penalty
+        crosses out the row worth least now."""
+        b = self.b
+        if self.phase in ("start", "move", "write"):
+            d, plan = (action, (FREE, 0)) if self.phase != "move" else action
+            space = action if self.phase == "start" else (self.pos + d) % b.n
+            candy = b.space_candy[space]
+            gain = self.row_gain(candy) if candy >= 0 else CHILD_GAIN
+            cost = 0 if plan[0] == FREE else len(combo_powers(plan[0])) + abs(plan[1])
+            return 10 * gain - cost
+        if self.phase == "pirate":
+            return self.row_gain(action)
+        k = self.stash[action]
+        return -(b.c.points[k - 1] if k else 0)
+
+    def marks(self, action) -> set[str]:
+        """Elements an action marks directly (what "cover" aims with)."""
+        b = self.b
+        if self.phase == "cross":
+            return {f"penalty.{b.candy_ids[action]}"}
+        if self.phase == "pirate":
+            return self.candy_marks(action)
+        if self.phase == "start":
+            return {f"path.{action + 1}", f"path.{action + 1}.start"} | \
+                self.candy_marks(b.space_candy[action])
+        d, plan = (action, (FREE, 0)) if self.phase == "write" else action
+        space = (self.pos + d) % b.n
+        out = {f"path.{space + 1}"}
+        candy, child = b.space_candy[space], b.space_child[space]
+        if candy >= 0:
+            out |= self.candy_marks(candy)
+        else:
+            s = b.child_symbol[child]
+            if self.boonus[s] < b.sym_count[s]:
+                out.add(f"boonus.{SYMBOLS[s]}.{self.boonus[s] + 1}")
+        if plan[0] != FREE:
+            for p in combo_powers(plan[0]):
+                out.add(f"power.{b.c.children[b.moon_child[p]].id}.{self.power_uses[p] + 1}")
+        return out
+
+    def candy_marks(self, candy: int) -> set[str]:
+        k = self.stash[candy]
+        return {f"stash.{self.b.candy_ids[candy]}.{k + 1}"} if k < len(self.b.c.points) else set()
+
+    def apply_action(self, action) -> None:
+        b = self.b
+        if self.phase == "start":
+            self.phase = "move"
+            self.land(action)
+        elif self.phase == "move":
+            d, (combo, stars) = action
+            if combo != FREE:
+                for p in combo_powers(combo):
+                    self.power_uses[p] += 1
+                    self.mark(f"power.{b.c.children[b.moon_child[p]].id}.{self.power_uses[p]}")
+                self.used_stars += abs(stars)
+            self.phase = "move"
+            self.land((self.pos + d) % b.n)
+        elif self.phase == "pirate":
+            self.phase = "move"
+            self.collect(action)
+        elif self.phase == "cross":
+            self.crossed[action] = True
+            self.mark(f"penalty.{b.candy_ids[action]}")
+            self.phase = "write"
+        elif self.phase == "write":
+            self.phase = "move"
+            self.land((self.pos + action) % b.n)
+
+    def begin_turn(self, dice: tuple[int, int]) -> None:
+        """Roll. With no legal move at all (stars and powers included), the penalty: cross out a
+        candy circle of the final score section (that row will score 0), then write this turn's
+        number in an empty candy space of your choice, collecting its candy. Reading: "write the
+        current turn number on the track in the candy box of your choice" is the number you were
+        about to write, on the block, in any empty candy space. Once every circle is crossed, a
+        penalty only costs the free choice of space. Doubles always leave a move (some candy
+        space is empty), so a penalty never falls on doubles."""
+        self.dice = dice
+        self.phase = "move"
+        self._moves = self.moves()
+        if not self._moves:
+            self.penalties += 1
+            self.phase = "cross" if not all(self.crossed) else "write"
+
+    def is_terminal(self) -> bool:
+        return self.turn > TURNS
+
+    def score(self) -> int:
+        """Each row not crossed out scores the points above its rightmost check; each chocolate
+        bar scores bar_points."""
+        c = self.b.c
+        rows = sum(c.points[k - 1] for k, x in zip(self.stash, self.crossed) if k and not x)
+        return rows + c.bar_points * len(self.bars)
+
+    def tie_break(self) -> int:
+        """Ties go to the most circled, unused stars."""
+        return self.circled - self.used_stars
+
+    def unused_powers(self) -> int:
+        c = self.b.c
+        return self.tie_break() + sum(c.uses - self.power_uses[p]
+                                      for p in MOON_POWERS if self.unlocked[p])
+
+    def vector(self) -> list[int]:
+        """The end state, flattened in the order the fast engine uses."""
+        b = self.b
+        bars = [int(e in self.bars) for e in bar_ids(b)]
+        return (self.numbers + self.stash + [int(x) for x in self.crossed]
+                + [int(x) for x in self.col_star] + [self.circled, self.used_stars] + self.boonus
+                + [int(self.unlocked[p]) for p in MOON_POWERS] + [self.power_uses[p] for p in MOON_POWERS]
+                + bars + [self.pumpkins, self.sweet, self.pos, self.penalties, self.tie_break()])
+
+
+def bar_ids(b: Board) -> list[str]:
+    return [f"boonus.bar.{k + 1}" for k in range(b.columns)] + \
+        ["bar.romeo_juliet", "bar.stars", "bar.pumpkins"]
+
+
+def choose(state: State, legal: list, policy: str, u: float, target: str | None):
+    """The policy's pick among legal actions (canonical order)."""
+    if policy == "random":
+        return legal[int(u * len(legal))]
+    values = [state.value(a) for a in legal]
+    if policy == "cover" and target is not None:
+        hits = [target in state.marks(a) for a in legal]
+        if any(hits):
+            values = [v if h else None for v, h in zip(values, hits)]
+    best = max(v for v in values if v is not None)
+    return legal[values.index(best)]
+
+
+def play(board: Board, dice, u, policy: str, target: str | None) -> State:
+    """One game: the start, then one roll per turn until 31 is written."""
+    s = State(board)
+    for t in range(TURNS):
+        if t:
+            s.begin_turn((int(dice[t, 0]), int(dice[t, 1])))
+        k = 0
+        while s.phase != "move" or k == 0:
+            legal = s.legal_actions()
+            s.apply_action(choose(s, legal, policy, float(u[t, k % K]), target))
+            k += 1
+        s.turn += 1
+    return s
+
+
+def element_ids(doc) -> list[str]:
+    return Board(doc).element_ids
+
+
+def reference(doc, dice, u, policy, targets) -> Batch:
+    board = Board(doc)
+    ids = board.element_ids
+    G = len(dice)
+    out = Batch(np.zeros(G, np.int64), np.zeros((G, len(ids)), bool), np.zeros(G, np.int64),
+                np.zeros(G, np.int64), np.zeros(G, np.int64), np.full(G, TURNS, np.int64), None)
+    states = []
+    for g in range(G):
+        target = ids[targets[g]] if policy == "cover" and targets[g] >= 0 else None
+        s = play(board, dice[g], u[g], policy, target)
+        out.score[g] = s.score()
+        out.penalties[g] = s.penalties
+        out.unused_powers[g] = s.unused_powers()
+        for e in s.reached:
+            out.reached[g, board.eid[e]] = True
+        states.append(s.vector())
+    out.state = np.array(states, np.int64).reshape(G, -1)
+    return out
+
+
+def _fast(doc, dice, u, policy, targets) -> Batch:
+    from .fast import fast
+
+    return fast(doc, dice, u, policy, targets)
+
+
+RULES = Rules(game="haunt-the-block", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
+              reference=reference, fast=_fast)
