@@ -236,7 +236,7 @@ def card_frame(size: tuple[float, float], bleed: float, *, edge: str, face: str 
 
 def card_para(x: float, y: float, w: float, h: float, markup: str, *, card: str, field: str,
               size: float = 9.0, min_size: float = 6.0, align: str = "left",
-              valign: str = "top", color: str = "#000000", id: str = "") -> Para:
+              valign: str = "top", color: str = "#000000", id: str = "", what: str = "card") -> Para:
     """A paragraph on a card, shrunk to fit now: if it does not fit at `min_size` the error names
     the card and the field. The returned Para is already at its fitted size (cheap to draw)."""
     p = Para(x, y, w, h, markup, size=size, min_size=min_size, align=align, valign=valign,
@@ -244,14 +244,14 @@ def card_para(x: float, y: float, w: float, h: float, markup: str, *, card: str,
     try:
         para, _, fitted = fit_paragraph(p)
     except ValueError as exc:  # reportlab's markup parser
-        raise SheetgenError(f"card '{card}': bad markup in its {field}: {exc}", key=field,
+        raise SheetgenError(f"{what} '{card}': bad markup in its {field}: {exc}", key=field,
                             fix="use only <b>, <i> and <br/>, and write & as &amp;") from None
     except SheetgenError:
-        raise SheetgenError(f"card '{card}': its {field} does not fit its {w:.0f}x{h:.0f} mm box "
+        raise SheetgenError(f"{what} '{card}': its {field} does not fit its {w:.0f}x{h:.0f} mm box "
                             f"even at {min_size:g} pt", key=field,
                             fix=f"shorten the {field} of '{card}'") from None
     if para.minWidth() > w * MM + 0.01:
-        raise SheetgenError(f"card '{card}': a word of its {field} is wider than its box",
+        raise SheetgenError(f"{what} '{card}': a word of its {field} is wider than its box",
                             key=field, fix=f"shorten or hyphenate the long word in '{card}'")
     return Para(x, y, w, h, markup, size=fitted, min_size=fitted, align=align, valign=valign,
                 color=color, id=p.id)

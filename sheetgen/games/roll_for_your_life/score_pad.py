@@ -69,6 +69,10 @@ def compose(doc: ScorePad, w: float, h: float) -> list[Item]:
                             key="layout.per_page", fix="print fewer pads per page")
     L = lay.label_width
     col = (w - L) / c.players
+    if col < 14.0:
+        raise SheetgenError(f"the score pad needs player columns of at least 14 mm, but only "
+                            f"{col:.1f} mm fit", key="layout.per_page",
+                            fix="print fewer pads per page or narrow layout.label_width")
     items: list[Item] = [heading(0, 6, doc.title, 14, id="title")]
 
     def boxes(y: float, prefix: str, style: Style = THIN) -> list[Item]:

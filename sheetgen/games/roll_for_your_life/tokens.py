@@ -70,7 +70,7 @@ def token_face(lay: TokenLayout, t: Token) -> list[Item]:
     r, s = d / 2, d / 40  # s scales the 40 mm design
     ink = lay.ink_saver
     items = round_frame(d, lay.bleed, edge="#ffffff" if ink else lay.edge, id=f"token.{t.id}")
-    items.append(card_para(r - 13 * s, 4.2 * s, 26 * s, 7 * s, f"<b>{escape(t.name)}</b>", card=t.name,
+    items.append(card_para(r - 13 * s, 4.2 * s, 26 * s, 7 * s, f"<b>{escape(t.name)}</b>", card=t.name, what="token",
                            field="name", size=10, align="center", valign="middle"))
     cy = 15.5 * s
     items.append(Circle(r, cy, 4.6 * s, Style(width=0.25, fill="#ffffff" if ink else tint(t.colour, 0.3))))
@@ -81,7 +81,7 @@ def token_face(lay: TokenLayout, t: Token) -> list[Item]:
                         id=f"token.{t.id}.points"))
     items.append(Text(px, cy + 1.5 * s, str(t.points), 11 * s, bold=True, align="center",
                       color="#000000" if ink else "#ffffff"))
-    items.append(card_para(r - 12.5 * s, 21 * s, 25 * s, 12.5 * s, t.effect, card=t.name,
+    items.append(card_para(r - 12.5 * s, 21 * s, 25 * s, 12.5 * s, t.effect, card=t.name, what="token",
                            field="effect", size=8.5, align="center"))
     return items
 
@@ -94,11 +94,12 @@ def token_back(lay: TokenLayout, down: FaceDown) -> list[Item]:
                         face="#ffffff" if ink else tint(lay.back_edge, 0.12), id="token.back")
     items.append(Icon(down.icon, r, 13 * s, 12 * s, mono=ink))
     items.append(card_para(r - 14 * s, 21 * s, 28 * s, 6 * s, f"<b>{escape(down.title)}</b>",
-                           card="face-down side", field="title", size=10, align="center",
+                           card="face-down side", what="token", field="title", size=10, align="center",
                            valign="middle"))
     if down.subtitle:
         items.append(card_para(r - 12 * s, 27.5 * s, 24 * s, 6 * s, escape(down.subtitle),
-                               card="face-down side", field="subtitle", size=6.5, align="center"))
+                               card="face-down side", what="token",
+                               field="subtitle", size=6.5, align="center"))
     return items
 
 
