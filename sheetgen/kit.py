@@ -17,13 +17,14 @@ from __future__ import annotations
 import io
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 from .draw import pdf_bytes
 from .errors import SheetgenError
-from .kinds import KINDS, Options, known_layouts, load, render_pages
+from .kinds import KINDS, Loaded, Options, known_layouts, load, render_pages
 
 RULES_KIND = "rules-cards"
 TITLES = {"ghosts-love-candy-too": "Ghosts Love Candy Too"}  # products of several games
@@ -72,13 +73,33 @@ class Kit:
         return [p for p in self.parts if p.role == "rules"]
 
 
+_YAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@lru_cache(maxsize=512)
+def _top(path: Path, stamp: int) -> tuple[bool, str]:
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML)
+    data = data if isinstance(data, dict) else {}
+    return "extends" in data, str(data.get("kind", ""))
+
+
+@lru_cache(maxsize=512)
+def _loaded(path: Path, stamp: int, paper: str | None) -> Loaded:
+    return load(path, Options(paper=paper))
+
+
+def _load(path: Path, paper: str | None = None) -> Loaded:
+    """A layout loaded once per file version and paper (kits share them)."""
+    return _loaded(path, path.stat().st_mtime_ns, paper)
+
+
 def base_layouts() -> list[tuple[Path, str]]:
     """(path, kind name) of every layout that does not `extends:` another."""
     out = []
     for path in known_layouts():
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and "extends" not in data:
-            out.append((path, data.get("kind", "")))
+        extends, name = _top(path, path.stat().st_mtime_ns)
+        if not extends:
+            out.append((path, name))
     return out
 
 
@@ -92,7 +113,7 @@ def rules_games() -> list:
     """The games of the rules-cards layout (id, name, product, players, time, age, needs, sections)."""
     for path, name in base_layouts():
         if name == RULES_KIND:
-            return list(load(path).doc.content.games)
+            return list(_load(path).doc.content.games)
     return []
 
 
@@ -107,12 +128,12 @@ def components(product: str) -> list[Component]:
     out = []
     for path, name in base_layouts():
         if name == RULES_KIND:
-            doc = load(path).doc
+            doc = _load(path).doc
             out += [Component(path, name, f"{doc.title}: {g.name}", product, g.id,
                               f"{doc.title} of {g.name}, with backs")
                     for g in doc.content.games if g.product == product]
         elif _kind_product(name) == product:
-            doc = load(path).doc
+            doc = _load(path).doc
             out.append(Component(path, name, doc.title, product, note=doc.description))
     return out
 
@@ -127,7 +148,7 @@ def consumable(kind_name: str) -> bool:
 def render_component(c: Component, paper: str, copies: int) -> Part:
     n = copies if consumable(c.kind) else 1
     opts = Options(paper=paper, copies=n, game=c.game)
-    loaded = load(c.path, opts)
+    loaded = _load(c.path, paper)
     pages = render_pages(loaded, opts)
     fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
     return Part(c.title, len(pages), "component", copies=n, duplex=len(fronts) != len(pages),
@@ -205,7 +226,10 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
     for _ in range(5):
         _number(kit.parts)
         doc = layout(_front_html(kit))
-        starts = {a: i for i, page in enumerate(doc.pages) for a in page.anchors}
+        starts: dict[str, int] = {}
+        for i, page in enumerate(doc.pages):  # a section spanning pages repeats its anchor
+            for a in page.anchors:
+                starts.setdefault(a, i)
         ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
         sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
         if sizes == [p.pages for p in front]:
@@ -231,9 +255,9 @@ def merge(kit: Kit) -> bytes:
         if part.role in ("rules", "component"):
             label = "Rules" if part.role == "rules" else "Components"
             if label not in groups:
-                groups[label] = writer.add_outline_item(label, part.first - 1)
+                groups[label] = writer.add_outline_item(title=label, page_number=part.first - 1)
             parent = groups[label]
-        writer.add_outline_item(part.title, part.first - 1, parent=parent)
+        writer.add_outline_item(title=part.title, page_number=part.first - 1, parent=parent)
     writer.add_metadata({"/Title": f"{kit.title}: print-and-play kit", "/Author": "sheetgen",
                          "/Creator": "sheetgen", "/Producer": "sheetgen"})
     writer.page_mode = "/UseOutlines"

@@ -1,0 +1,165 @@
+"""Kits parsed as PDFs: bookmarks, page counts, contents numbers, paper sizes, determinism.
+
+Expectations come from the same discovery the kits use (kit.components), rendered here part by
+part, so the tests hold whichever components the layouts folder holds."""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import lru_cache
+
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from sheetgen import kit
+from sheetgen.cli import app
+from sheetgen.draw import pdf_bytes
+from sheetgen.kinds import Options, load, render_pages
+from sheetgen.paper import MM, PAPER_MM
+
+PRODUCTS = ["ghosts-love-candy-too", "run-for-your-life", "roll-for-your-life", "roll-and-fight",
+            "rollers"]
+CASES = [(p, "a4") for p in PRODUCTS] + [(p, "letter") for p in PRODUCTS]
+
+
+@lru_cache(maxsize=None)
+def built(product: str, paper: str) -> bytes:
+    """Each kit is made once per test session (copies 1)."""
+    return kit.merge(kit.make(product, paper, 1))
+
+
+def reader(product, paper) -> PdfReader:
+    return PdfReader(io.BytesIO(built(product, paper)))
+
+
+def outline(r: PdfReader) -> list[tuple[int, str, int]]:
+    """(depth, title, 1-based page) of every bookmark, in order."""
+    out = []
+
+    def walk(items, depth):
+        for it in items:
+            if isinstance(it, list):
+                walk(it, depth + 1)
+            else:
+                out.append((depth, it.title, r.get_destination_page_number(it) + 1))
+    walk(r.outline, 0)
+    return out
+
+
+@lru_cache(maxsize=None)
+def expected_parts(product: str, paper: str) -> list[tuple[str, int, str]]:
+    """(title, pages, first page text) of each component, rendered here on its own."""
+    out = []
+    for c in kit.components(product):
+        copies = 1
+        opts = Options(paper=paper, copies=copies, game=c.game)
+        pages = render_pages(load(c.path, opts), opts)
+        text = PdfReader(io.BytesIO(pdf_bytes(pages, c.title))).pages[0].extract_text()
+        out.append((c.title, len(pages), text))
+    return out
+
+
+def test_every_product_of_the_brief_is_discovered():
+    assert set(PRODUCTS) <= set(kit.products())
+    for product in PRODUCTS:
+        assert kit.components(product), f"{product} has no components"
+
+
+def test_variants_that_extend_another_layout_are_not_components():
+    used = {c.path.name for p in kit.products() for c in kit.components(p)}
+    extending = [p for p in kit.known_layouts()
+                 if re.search(r"^extends:", p.read_text(), re.M)]
+    assert extending, "the layouts folder has Letter / ink-saver variants"
+    assert not used & {p.name for p in extending}
+
+
+@pytest.mark.parametrize("product,paper", CASES)
+def test_kit_pages_bookmarks_and_contents(product, paper):
+    r = reader(product, paper)
+    marks = outline(r)
+    games = [g for g in kit.rules_games() if g.product == product]
+    parts = expected_parts(product, paper)
+    # bookmarks: cover, contents, rules (one per game, in order), then one per component
+    # (kits put double-sided parts last, so components are compared as a set)
+    assert [t for _, t, _ in marks[:3 + len(games)]] == ["Cover", "Contents", "Rules",
+                                                         *[g.name for g in games]]
+    assert marks[0] == (0, "Cover", 1) and marks[1][:2] == (0, "Contents") and marks[1][2] >= 2
+    assert marks[3 + len(games)][:2] == (0, "Components")
+    comps = marks[4 + len(games):]
+    by_title = {t: (n, text) for t, n, text in parts}
+    assert len(by_title) == len(parts) and sorted(t for _, t, _ in comps) == sorted(by_title)
+    rules = [p for _, _, p in marks[3:3 + len(games)]]
+    assert rules[0] == marks[2][2] > marks[1][2] and rules == sorted(rules)
+    for g, page in zip(games, rules):
+        text = r.pages[page - 1].extract_text()
+        assert g.name in text and "rules" in text.lower()
+    # page count: front (cover + contents + rules) plus every part rendered on its own
+    front = comps[0][2] - 1
+    assert front >= 2 + len(games)
+    assert len(r.pages) == front + sum(n for _, n, _ in parts)
+    # each component bookmark points at that component's own first page, parts back to back
+    start = front + 1
+    for depth, title, page in comps:
+        n, first_text = by_title[title]
+        assert depth == 1 and page == start, title
+        assert r.pages[page - 1].extract_text() == first_text, title
+        start += n
+    # the contents page lists the same page numbers as the bookmarks
+    contents = r.pages[marks[1][2] - 1].extract_text()
+    listed = [(t, int(n)) for t, n in re.findall(r"^(\S.*?)(?: \.)+ (\d+)$", contents, re.M)]
+    assert listed == [(t, p) for d, t, p in marks if t not in ("Rules", "Components")]
+
+
+@pytest.mark.parametrize("product,paper", CASES)
+def test_kit_pages_are_on_the_chosen_paper(product, paper):
+    w, h = PAPER_MM[paper]
+    for page in reader(product, paper).pages:
+        size = sorted((round(float(page.mediabox.width) / MM, 1), round(float(page.mediabox.height) / MM, 1)))
+        assert size == sorted((w, h))
+
+
+@pytest.mark.parametrize("product", PRODUCTS)
+def test_cover_says_what_to_print_and_how(product):
+    r = reader(product, "a4")
+    text = " ".join(r.pages[0].extract_text().split())
+    assert "100 % scale" in text and "A4" in text
+    for title, _, _ in expected_parts(product, "a4"):
+        assert title in text
+    games = [g for g in kit.rules_games() if g.product == product]
+    for g in games:
+        assert g.players in text and g.time in text
+    duplex = re.findall(r"Pages (\d+)–(\d+): double-sided, flip on the long edge", text)
+    marks = outline(r)
+    if any(t.startswith("Rules cards") for _, t, _ in marks):
+        assert duplex, "cards with backs must be printed double-sided"
+        first, last = map(int, duplex[0])
+        assert last == len(r.pages)  # double-sided parts come last, in one range
+    letter = " ".join(reader(product, "letter").pages[0].extract_text().split())
+    assert "US Letter" in letter
+
+
+def test_same_options_give_the_same_bytes_and_the_cli_writes_them(tmp_path):
+    out = tmp_path / "rf.pdf"
+    result = CliRunner().invoke(app, ["kit", "roll-and-fight", "--paper", "a4", "--copies", "1",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == built("roll-and-fight", "a4")
+
+
+def test_copies_multiply_sheets_but_not_boards_or_cards():
+    parts = [(kit.render_component(c, "a4", 1), kit.render_component(c, "a4", 2))
+             for c in kit.components("run-for-your-life")]
+    for one, two in parts:
+        if two.copies == 2:
+            assert two.pages > one.pages, two.title
+        else:
+            assert two.pages == one.pages, two.title
+    assert {two.copies for _, two in parts} == {1, 2}
+
+
+def test_unknown_product_is_a_one_line_error():
+    result = CliRunner().invoke(app, ["kit", "monopoly"])
+    assert result.exit_code == 2
+    assert "no product named 'monopoly'" in result.output and "rollers" in result.output
