@@ -4,7 +4,7 @@ element ids, and the ways one roll can be turned into a move (plans)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -36,6 +36,7 @@ def core_value(core: int, a: int, b: int) -> int:
     return d[0] + d[1] if both else d[dice[0]]
 
 
+@lru_cache(maxsize=None)
 def combo_powers(combo: int) -> tuple[str, ...]:
     """Moon powers a combo uses, in MOON_POWERS order."""
     core, mod = COMBOS[combo]

@@ -269,6 +269,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
         hit = (e_path[starts][None, :] == tgt[:, None]) | (e_start[starts][None, :] == tgt[:, None])
         hit |= e_stash[sc, 0][None, :] == tgt[:, None]
     k = pick(gi, np.ones((G, len(starts)), bool), 10 * gain, hit, 0, 0)
+    reached[gi, e_start[starts[k]]] = True
     land(gi, starts[k], 1)
 
     for t in range(1, TURNS):

@@ -252,6 +252,7 @@ class State:
         b = self.b
         if self.phase == "start":
             self.phase = "move"
+            self.mark(f"path.{action + 1}.start")
             self.land(action)
         elif self.phase == "move":
             d, (combo, stars) = action

@@ -1,0 +1,75 @@
+"""Seeded custom variants of Haunt the Block: the same rules, a different block.
+
+Kept: the path length and the places of the child and starting spaces (so the sheet's geometry
+holds), how many spaces each candy has, one start per candy, the children and their symbols, 4
+pumpkins and 6 starts. Changed: which candy sits on each space and start, which child stands on
+each child space, the three pumpkin conditions other than the Bee's, the Giant's and Turtle's
+amounts."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+# conditions a pumpkin other than the Bee may get (the Bee keeps "use the lower die")
+POOL = ({"kind": "higher_die"}, {"kind": "plain_die"}, {"kind": "even"}, {"kind": "odd"},
+        {"kind": "at_least", "value": 5}, {"kind": "at_most", "value": 4})
+
+
+def _fill(fixed: list[str | None], bag: list[str], rng: np.random.Generator, gap: int):
+    """Fill the None slots of a ring of candy spaces from `bag` so that no candy repeats among
+    `gap` neighbours; None when a random attempt runs into a dead end."""
+    left = {k: bag.count(k) for k in sorted(set(bag))}
+    seq = list(fixed)
+    n = len(seq)
+    for i in range(n):
+        if seq[i] is not None:
+            continue
+        near = {seq[(i + j) % n] for j in range(-gap + 1, gap) if j}
+        opts = [k for k in left if left[k] and k not in near]
+        if not opts:
+            return None
+        k = opts[int(rng.integers(len(opts)))]
+        left[k] -= 1
+        seq[i] = k
+    ok = all(seq[i] != seq[(i + j) % n] for i in range(n) for j in range(1, gap))
+    return seq if ok else None
+
+
+def _spread(fixed: list[str | None], bag: list[str], rng: np.random.Generator) -> list[str]:
+    """No candy twice among three neighbours if possible, else two, else any order."""
+    for gap in (3, 2):
+        for _ in range(300):
+            if (seq := _fill(fixed, bag, rng, gap)) is not None:
+                return seq
+    return _fill(fixed, bag, rng, 1)
+
+
+def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> dict:
+    new = copy.deepcopy(content)
+    path = new["path"]
+    cand = [i for i, sp in enumerate(path) if "candy" in sp]
+    kids = [i for i, sp in enumerate(path) if "child" in sp]
+    starts = [i for i in cand if path[i].get("start")]
+    start_candies = [path[i]["candy"] for i in starts]
+    start_candies = [start_candies[k] for k in rng.permutation(len(starts))]
+    bag = [path[i]["candy"] for i in cand]
+    for k in start_candies:
+        bag.remove(k)
+    given = dict(zip(starts, start_candies))
+    for i, candy in zip(cand, _spread([given.get(i) for i in cand], bag, rng)):
+        path[i]["candy"] = candy
+    names = [path[i]["child"] for i in kids]
+    for i, child in zip(kids, (names[k] for k in rng.permutation(len(names)))):
+        path[i]["child"] = child
+    pool = [POOL[k] for k in rng.permutation(len(POOL))]
+    for ch in new["children"]:
+        if ch["symbol"] == "pumpkin" and ch.get("condition", {}).get("kind") != "lower_die":
+            ch["condition"] = dict(pool.pop())
+        if ch.get("power") in ("add", "subtract"):
+            ch["amount"] = int(rng.integers(1, 4))
+    if broken:
+        # the last stash column then needs every row full: more candies than 31 turns can give
+        new["thresholds"][-1] = len(new["candies"])
+    return new

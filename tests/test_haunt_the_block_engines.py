@@ -1,0 +1,61 @@
+"""Haunt the Block: the fast engine gives the very same games as the reference engine, on the
+shipped sheet and on generated variants, under every policy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import yaml
+
+from sheetgen.games.haunt_the_block.model import HauntSheet
+from sheetgen.games.haunt_the_block.rules import RULES
+from sheetgen.games.haunt_the_block.variant import generate
+from sheetgen.kinds import load
+from sheetgen.validate.engine import POLICIES
+
+from conftest import LAYOUTS
+
+
+def _both(doc, games, seed, policy):
+    ids = RULES.element_ids(doc)
+    dice, u, targets = RULES.inputs(seed, games, seed, policy, len(ids))
+    ref = RULES.reference(doc, dice, u, policy, targets)
+    fast = RULES.fast(doc, dice, u, policy, targets)
+    return ref, fast
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_shipped_sheet_same_games(policy):
+    doc = load("haunt-the-block").doc
+    ref, fast = _both(doc, 700, 11, policy)
+    assert ref.same_as(fast)
+    assert ref.reached.shape == (700, len(RULES.element_ids(doc)))
+    assert (ref.turns == 31).all() and (ref.stuck == 0).all()
+    assert ref.penalties.sum() > 0  # penalties do happen and are counted
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_variants_same_games(seed):
+    data = yaml.safe_load((LAYOUTS / "haunt-the-block.yaml").read_text())
+    data["content"] = generate(data["content"], np.random.default_rng(seed), broken=seed == 5)
+    doc = HauntSheet.model_validate(data)
+    for policy in POLICIES:
+        ref, fast = _both(doc, 120, seed, policy)
+        assert ref.same_as(fast), (seed, policy)
+
+
+def test_letter_sheet_plays_the_same():
+    a, b = load("haunt-the-block").doc, load("haunt-the-block-letter").doc
+    ids = RULES.element_ids(a)
+    dice, u, t = RULES.inputs(0, 500, 1, "greedy", len(ids))
+    assert RULES.fast(a, dice, u, "greedy", t).same_as(RULES.fast(b, dice, u, "greedy", t))
+
+
+def test_greedy_beats_random():
+    doc = load("haunt-the-block").doc
+    n = len(RULES.element_ids(doc))
+    scores = {}
+    for p in POLICIES:
+        dice, u, t = RULES.inputs(0, 4000, 2, p, n)
+        scores[p] = RULES.fast(doc, dice, u, p, t).score.mean()
+    assert scores["greedy"] > scores["random"] + 10

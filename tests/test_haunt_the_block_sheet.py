@@ -1,0 +1,175 @@
+"""The Haunt the Block sheet: counts from the scene and the PDF, names, paper sizes, reruns, errors."""
+
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from sheetgen import api
+from sheetgen.kinds import Options, load, render_pages
+from sheetgen.scene import Box, Circle, Icon, Para, Text, walk
+
+from conftest import LAYOUTS, MM, page_mm
+
+CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
+            "Cheerleader", "Acrobat", "Giant", "Turtle"]
+
+
+@pytest.fixture(scope="module")
+def scene():
+    pages = render_pages(load("haunt-the-block"), Options())
+    assert len(pages) == 1
+    return {it.id: it for it, _, _ in walk(pages[0].items) if it.id}
+
+
+@pytest.fixture(scope="module")
+def a4(tmp_path_factory):
+    return api.render("haunt-the-block", tmp_path_factory.mktemp("a4") / "htb.pdf").path
+
+
+def _ids(scene, pattern):
+    return [i for i in scene if re.fullmatch(pattern, i)]
+
+
+def test_scene_counts(scene):
+    path = _ids(scene, r"path\.\d+")
+    assert len(path) == 48 >= 31
+    assert all(isinstance(scene[i], Box) and scene[i].writable and scene[i].w >= 8 for i in path)
+    starts = _ids(scene, r"path\.\d+\.start")
+    assert len(starts) == 6 and all(scene[i].name == "start" for i in starts)
+    assert len(_ids(scene, r"boonus\.pumpkin\.\d")) == 4
+    assert len(_ids(scene, r"boonus\.(cat|moon)\.\d")) == 8
+    assert len(_ids(scene, r"boonus\.bar\.\d")) == 4
+    stars = _ids(scene, r"stars\.\d")
+    assert len(stars) == 6 and all(isinstance(scene[i], Circle) for i in stars)
+    # the first star is already circled: a bold solid ring, the others dashed
+    assert scene["stars.1"].style.width > scene["stars.2"].style.width and scene["stars.2"].style.dash
+    assert len(_ids(scene, r"stash\.(?!points|star|need)\w+\.\d")) == 36
+    assert len(_ids(scene, r"stash\.star\.\d")) == 6
+    assert [scene[f"stash.need.{k}"].text for k in range(1, 7)] == ["6", "5", "4", "3", "2", "1"]
+    assert len(_ids(scene, r"power\.\w+\.[12]")) == 8  # four moons, two use-circles each
+    assert len(_ids(scene, r"penalty\.\w+")) == 6
+    for bar in ("bar.romeo_juliet", "bar.stars", "bar.pumpkins"):
+        assert isinstance(scene[bar], Circle)
+    assert all(scene[f"score.{k}"].writable for k in ("bars", "total", "peppermint"))
+
+
+def test_marks_are_big_enough(scene):
+    for it in scene.values():
+        if isinstance(it, Box) and it.writable:
+            assert min(it.w, it.h) >= 5, it.id
+        if isinstance(it, Circle) and it.writable:
+            assert 2 * it.r >= 5, it.id
+
+
+def test_children_show_their_symbol_and_power(scene):
+    doc = load("haunt-the-block").doc
+    for i, sp in enumerate(doc.content.path):
+        if sp.child:
+            assert scene[f"child.{sp.child}.text"].markup.startswith("<b>")
+    assert "Use the lower die" in scene["child.bee.text"].markup
+    assert "Add both dice" in scene["child.cheerleader.text"].markup
+    bee = next(i for i, sp in enumerate(doc.content.path, 1) if sp.child == "bee")
+    assert isinstance(scene[f"path.{bee}"], Box)
+
+
+def test_every_engine_element_is_drawn(scene):
+    from sheetgen.games.haunt_the_block.rules import element_ids
+
+    missing = [e for e in element_ids(load("haunt-the-block").doc) if e not in scene]
+    assert missing == []
+
+
+def test_pdf_counts(a4):
+    with pdfplumber.open(a4) as pdf:
+        curves = pdf.pages[0].curves
+    # path spaces: rounded 14 mm squares (curves because of the rounded corners)
+    spaces = [c for c in curves if abs(c["width"] - 14 * MM) < 0.3 and abs(c["height"] - 14 * MM) < 0.3]
+    assert len(spaces) == 48
+    stash = [c for c in curves if abs(c["width"] - 6.6 * MM) < 0.2 and abs(c["height"] - 6.6 * MM) < 0.2]
+    assert len(stash) == 36 + 6  # stash circles and the star under each column
+
+
+def test_names_printed(a4):
+    text = PdfReader(a4).pages[0].extract_text()
+    for word in CHILDREN + ["STASH", "STARS", "BOO-NUS", "CHOCOLATE BARS", "FINAL SCORE", "TOTAL",
+                            "Name", "Haunt the Block", "Use the lower die"]:
+        assert word in text, word
+    for n in (1, 3, 6, 10, 15, 21):
+        assert str(n) in text
+
+
+def test_a4_and_letter_landscape(a4, tmp_path, run):
+    assert page_mm(a4) == [(297.0, 210.0)]
+    out = tmp_path / "l.pdf"
+    res = run("render", "haunt-the-block", "--paper", "letter", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    assert page_mm(out) == [(279.4, 215.9)]
+    letter = api.render("haunt-the-block-letter", tmp_path / "l2.pdf").path
+    assert page_mm(letter) == [(279.4, 215.9)]
+
+
+def test_everything_inside_the_safe_margin():
+    for paper in ("a4", "letter"):
+        page = render_pages(load("haunt-the-block", Options(paper=paper)), Options())[0]
+        for it, dx, dy in walk(page.items):
+            if isinstance(it, Box):
+                x0, y0, x1, y1 = it.x + dx, it.y + dy, it.x + dx + it.w, it.y + dy + it.h
+            elif isinstance(it, Circle):
+                x0, y0, x1, y1 = it.cx + dx - it.r, it.cy + dy - it.r, it.cx + dx + it.r, it.cy + dy + it.r
+            elif isinstance(it, Icon):
+                x0, y0 = it.cx + dx - it.size / 2, it.cy + dy - it.size / 2
+                x1, y1 = x0 + it.size, y0 + it.size
+            elif isinstance(it, Para):
+                x0, y0, x1, y1 = it.x + dx, it.y + dy, it.x + dx + it.w, it.y + dy + it.h
+            else:
+                continue
+            assert x0 >= 6.35 and y0 >= 6.35 and x1 <= page.width - 6.35 and y1 <= page.height - 6.35, it
+
+
+def test_text_never_below_6pt(scene):
+    for it in scene.values():
+        if isinstance(it, Text):
+            assert it.size >= 6
+        if isinstance(it, Para):
+            assert it.min_size >= 6
+
+
+def test_byte_identical_reruns(tmp_path):
+    a = api.render("haunt-the-block", tmp_path / "a.pdf").path.read_bytes()
+    b = api.render("haunt-the-block", tmp_path / "b.pdf").path.read_bytes()
+    assert a == b
+
+
+@pytest.mark.parametrize("old,new,key", [
+    ("- {candy: gumball, start: true}  # 9", "- {candy: gumball}  # 9", "starting spaces"),
+    ("condition: {kind: even}", "condition: {kind: at_least}", "needs a value"),
+    ("- {child: turtle}  # 46", "- {child: bee}  # 46", "twice"),
+    ("thresholds: [6, 5, 4, 3, 2, 1]", "thresholds: [7, 5, 4, 3, 2, 1]", "thresholds"),
+    ("{id: giant, name: Giant, symbol: moon, power: add, amount: 2}",
+     "{id: giant, name: Giant, symbol: moon, power: add_dice}", "share a power"),
+    ("across: 15", "across: 30", "layout"),
+])
+def test_bad_content_is_one_clear_line(tmp_path, run, old, new, key):
+    text = (LAYOUTS / "haunt-the-block.yaml").read_text()
+    assert old in text
+    path = tmp_path / "bad.yaml"
+    path.write_text(text.replace(old, new, 1))
+    res = run("render", str(path), "--out", str(tmp_path / "bad.pdf"))
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr and key in lines[0], res.stderr
+    assert not (tmp_path / "bad.pdf").exists()
+
+
+def test_short_path_is_rejected(tmp_path, run):
+    """A path with too few candy spaces for 31 numbers cannot load."""
+    text = (LAYOUTS / "haunt-the-block.yaml").read_text()
+    lines = [ln for ln in text.splitlines() if not re.search(r"\{candy: \w+\}  # (2|4|5|7|8|11)$", ln)]
+    path = tmp_path / "short.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    res = run("render", str(path), "--out", str(tmp_path / "s.pdf"))
+    assert res.returncode == 2 and "candy spaces" in res.stderr, res.stderr
