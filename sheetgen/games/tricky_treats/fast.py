@@ -1,460 +1,528 @@
 """Tricky Treats fast engine: the reference engine's decisions, vectorised across games with numpy.
 
-Every method mirrors one in rules.State and takes `idx`, the games it applies to. A decision
-(`_pick`) lays its options out as columns in the reference's canonical order with a legality mask,
-so "the r-th legal option" (random) and "the first best option" (greedy, cover) are the same
-choices the reference makes. Both engines end in the same flat state (rules.layout_of).
+Speed comes from keeping every game's state in one-dimensional arrays over the games (fields
+first, games last) and bit masks: the 36 boxes are one int64, and so are the boxes whose symbol
+is not yet complete (`nd*`) and the boxes that would complete a symbol (`lb*`), which is all the
+greedy value of a box needs. A decision walks its options in the reference's canonical order, one
+1-D operation per option, keeping the first best (greedy, cover) or the r-th legal one (random).
+Each method mirrors one of rules.State and takes `g`, the games it applies to.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .model import POWERS
+from .model import IMMEDIATE, POWERS
 from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 NEG = -(1 << 40)
+ALL36 = (1 << 36) - 1
+DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never one missing, never complete
+
+
+def _bit(mask, b):
+    return (mask >> b) & 1
 
 
 class Games:
     def __init__(self, t: Tables, dice: np.ndarray, u: np.ndarray, policy: str, targets: np.ndarray):
         G = len(dice)
         self.t, self.G, self.policy = t, G, policy
-        self.dice = dice.astype(np.int64)
-        self.u = u
-        S = t.n_sym
-        self.boxes = np.zeros(G, np.int64)
-        self.scares = np.zeros((G, 6), np.int64)
-        self.stash = np.zeros((G, 6), np.int64)
-        self.unlocked = np.zeros((G, t.n_pow), bool)
-        self.used = np.zeros((G, 6), np.int64)
-        self.ready = np.zeros((G, 6), np.int64)  # unlocked minus used, per power
-        self.done = np.zeros((G, S + 1), bool)
-        self.done[:, S] = True
-        self.rem = np.tile(t.sym_size, (G, 1))
-        self.bcount = np.zeros((G, 3), np.int64)
-        self.reward = np.zeros((G, 7), np.int64)
-        self.caul = np.zeros((G, len(t.cauldron)), bool)
-        self.pyramid = np.zeros(G, np.int64)
-        self.lost = np.zeros(G, np.int64)
-        self.stuck = np.zeros(G, np.int64)
-        self.turn = 0
-        self.p_pyr = np.zeros(G, np.int64)
-        self.p_cau = np.zeros(G, np.int64)
-        self.p_row = np.zeros(G, np.int64)
-        self.p_star = np.zeros(G, np.int64)
-        self.k = np.zeros(G, np.int64)
-        gain = np.diff(t.points)  # gain of the (n+1)-th candy, n = 0..6
-        self.gain_tab = np.append(gain, 0).astype(np.int64)
-        self.box_bits = np.int64(1) << np.arange(36, dtype=np.int64)
         self.greedy = policy != "random"
+        self.cover = policy == "cover"
+        self.A = np.ascontiguousarray(dice[:, :, 0].T, dtype=np.int64)  # [T, G]
+        self.B = np.ascontiguousarray(dice[:, :, 1].T, dtype=np.int64)
+        self.U = np.ascontiguousarray(np.transpose(u, (1, 2, 0))).reshape(-1)  # [T, K, G] flat
+        z = lambda *s: np.zeros(s + (G,), np.int64)
+        self.boxes, self.scared_boxes, self.done, self.caul = z(), z(), z(), z()
+        self.scares, self.stash, self.colcnt = z(6), z(6), z(7)
+        self.ready, self.used, self.bcount, self.reward = z(6), z(6), z(3), z(7)
+        self.pyramid, self.lost, self.stuck = z(), z(), z()
+        self.p_pyr, self.p_cau, self.p_row, self.p_star, self.k = z(), z(), z(), z(), z()
+        # tables
+        S = t.n_sym
+        self.smask = np.append(t.sym_mask, DUMMY_MASK).astype(np.int64)
+        self.spow = np.arange(S + 1) < t.n_pow
+        self.sboo = (np.arange(S + 1) >= t.n_pow) & (np.arange(S + 1) < S)
+        self.skind = np.append(t.sym_kind, 0).astype(np.int64)
+        self.bsym = t.box_syms
+        self.bc = t.box_candy
+        self.gt = np.append(np.diff(t.points), 0).astype(np.int64)  # gain of the (n+1)-th candy
+        ones = t.sym_size[:S] == 1
+        self.ndp = np.full(G, np.bitwise_or.reduce(t.sym_mask[:t.n_pow]), np.int64)
+        self.ndb = np.full(G, np.bitwise_or.reduce(t.sym_mask[t.n_pow:]), np.int64)
+        self.lbp = np.full(G, np.bitwise_or.reduce(np.where(ones[:t.n_pow], t.sym_mask[:t.n_pow], 0)), np.int64)
+        self.lbb = np.full(G, np.bitwise_or.reduce(np.where(ones[t.n_pow:], t.sym_mask[t.n_pow:], 0)), np.int64)
+        self.caul_all = (1 << len(t.cauldron)) - 1
         # cover help, per game
         hs: list[Help] = []
-        uniq: dict[int, Help] = {}
-        if policy == "cover":
-            for e in set(int(e) for e in targets):
-                uniq[e] = helps(t, e)
+        if self.cover:
+            uniq = {e: helps(t, e) for e in set(int(e) for e in targets)}
             hs = [uniq[int(e)] for e in targets]
-        self.h_boxes = np.array([h.boxes for h in hs] or np.zeros(G), np.int64)
-        self.h_candies = np.array([h.candies for h in hs] or np.zeros(G), np.int64)
-        self.h_scare = np.array([h.scare for h in hs] or np.full(G, -1), np.int64)
-        self.h_caul = np.array([h.cauldron for h in hs] or np.zeros(G), bool)
-        self.h_pyr = np.array([h.pyramid for h in hs] or np.zeros(G), bool)
-        self.h_cbox = np.array([h.cauldron_box for h in hs] or np.full(G, -1), np.int64)
-        self.h_col = np.array([h.column for h in hs] or np.full(G, -1), np.int64)
-        self.h_star = (self.h_boxes != 0) | (self.h_candies != 0)
+        arr = lambda f, d: np.array([f(h) for h in hs], np.int64) if hs else np.full(G, d, np.int64)
+        self.h_boxes = arr(lambda h: h.boxes, 0)
+        self.h_cand = arr(lambda h: h.candies, 0)
+        self.h_scare = arr(lambda h: h.scare, -1)
+        self.h_caul = arr(lambda h: h.cauldron, 0)
+        self.h_pyr = arr(lambda h: h.pyramid, 0)
+        self.h_cbox = arr(lambda h: h.cauldron_box, -1)
+        self.h_col = arr(lambda h: h.column, -1)
+        self.h_star = ((self.h_boxes != 0) | (self.h_cand != 0)).astype(np.int64)
+        self.turn = 0
 
-    # -- decisions ---------------------------------------------------------------------------------
-    def _pick(self, idx, legal, values=None):
-        """Choose a column for each game in idx; -1 where no option is legal (no decision then)."""
-        n = legal.sum(1)
-        has = n > 0
+    # -- helpers -----------------------------------------------------------------------------------
+    def _at(self, arr2d, row, g):
+        """arr2d[row[i], g[i]] for each game."""
+        return arr2d.reshape(-1)[row * self.G + g]
+
+    def _add_at(self, arr2d, row, g, v=1):
+        flat = arr2d.reshape(-1)
+        flat[row * self.G + g] += v
+
+    def _pick(self, g, legal, value=None):
+        """Choose among options given as lists of 1-D arrays in canonical order; -1: no option."""
+        n = legal[0].astype(np.int64)
+        for lg in legal[1:]:
+            n = n + lg
         if self.greedy:
-            v = np.where(legal, values(), NEG)
-            choice = v.argmax(1)
+            best = np.full(len(g), NEG, np.int64)
+            pick = np.full(len(g), -1, np.int64)
+            for j, lg in enumerate(legal):
+                v = value(j)
+                up = lg & (v > best)
+                best = np.where(up, v, best)
+                pick = np.where(up, j, pick)
         else:
-            u = self.u[idx, self.turn, self.k[idx] % K]
+            u = self.U[(self.turn * K + self.k[g] % K) * self.G + g]
             r = (u * n).astype(np.int64)
-            choice = (legal.cumsum(1) > r[:, None]).argmax(1)
-        self.k[idx] += has
-        return np.where(has, choice, -1)
+            cnt = np.zeros(len(g), np.int64)
+            pick = np.full(len(g), -1, np.int64)
+            for j, lg in enumerate(legal):
+                pick = np.where(lg & (cnt == r), j, pick)
+                cnt = cnt + lg
+        self.k[g] += n > 0
+        return pick
 
-    # -- questions ---------------------------------------------------------------------------------
-    def _available(self, idx, b):
-        """[n, m] boxes b: empty and their child not scared."""
-        empty = (self.boxes[idx][:, None] >> b) & 1 == 0
-        calm = np.take_along_axis(self.scares[idx], b // 6, 1) < 3
-        return empty & calm
+    def _avail(self, g):
+        return ~(self.boxes[g] | self.scared_boxes[g]) & ALL36
 
-    def _gain(self, idx):
-        return self.gain_tab[self.stash[idx]]
+    def _gains(self, g):
+        return self.gt[self.stash[:, g]]  # [6, n]
 
-    def _box_value(self, idx, b):
-        t = self.t
-        cand = t.box_candy[b]
-        v = 10 * np.take_along_axis(self._gain(idx), cand, 1)
-        syms = t.box_syms[b]  # [n, m, 2]
-        rows = idx[:, None, None]
-        d = self.done[rows, syms]
-        r = self.rem[rows, syms]
-        v = v + (~d * (3 + 30 * (r == 1))).sum(-1)
-        if self.policy == "cover":
-            v = v + BIG * ((self.h_boxes[idx][:, None] >> b) & 1)
-            v = v + BIG * ((self.h_candies[idx][:, None] >> cand) & 1)
+    def _ctx(self, g):
+        """What the value of a box needs, gathered once for the games g."""
+        c = {"ndp": self.ndp[g], "ndb": self.ndb[g], "lbp": self.lbp[g], "lbb": self.lbb[g],
+             "gain": self._gains(g), "n": len(g)}
+        if self.cover:
+            c["hb"], c["hc"] = self.h_boxes[g], self.h_cand[g]
+        return c
+
+    def _bval(self, c, b, k=None):
+        """Greedy value of box b (array or int) for the games of context c (see rules.box_value)."""
+        if k is None:
+            k = self.bc[b]
+        if np.ndim(k) == 0:
+            gain = c["gain"][int(k)]
+        else:
+            gain = c["gain"].reshape(-1)[k * c["n"] + np.arange(c["n"])]
+        v = 10 * gain + 3 * (_bit(c["ndp"], b) + _bit(c["ndb"], b)) + 30 * (_bit(c["lbp"], b) + _bit(c["lbb"], b))
+        if self.cover:
+            v = v + BIG * (_bit(c["hb"], b) + _bit(c["hc"], k))
         return v
 
-    def _scare_cost(self, idx, c):
-        """c: [n] child per game."""
-        sc = self.scares[idx, c]
-        return np.where(sc >= 3, 0, np.where(c == self.h_scare[idx], -BIG,
-                        np.where(sc == 2, np.where(self.ready[idx, SKULL] > 0, 40, 400), 5 * (sc + 1))))
+    def _scare_cost(self, g, c):
+        sc = self._at(self.scares, c, g)
+        return np.where(sc >= 3, 0, np.where(c == self.h_scare[g], -BIG,
+                        np.where(sc == 2, np.where(self.ready[SKULL, g] > 0, 40, 400), 5 * (sc + 1))))
 
-    def _scare_cost_all(self, idx):
-        return np.stack([self._scare_cost(idx, np.full(len(idx), c)) for c in range(6)], 1)
-
-    def _checked(self, idx):
-        return np.bitwise_count((self.boxes[idx][:, None] >> (6 * np.arange(6))) & 63).astype(np.int64)
-
-    def _pyr_full(self, idx):
-        return self.pyramid[idx] >= self.t.pyr_cum[-1]
-
-    def _cauldron_value(self, idx):
-        g = np.take_along_axis(self._gain(idx), np.broadcast_to(self.t.cauldron, (len(idx), len(self.t.cauldron))), 1)
-        return np.where(~self.caul[idx], 10 * g, NEG).max(1).clip(0)
-
-    def _pyramid_value(self, idx):
-        t = self.t
-        p = self.pyramid[idx]
-        lv = np.searchsorted(t.pyr_cum, p, side="right")
-        end = t.pyr_cum[np.minimum(lv, len(t.pyr_cum) - 1)]
-        return np.where(p >= t.pyr_cum[-1], 0, 50 // np.maximum(end - p, 1))
-
-    # -- a turn ------------------------------------------------------------------------------------
+    # -- a game ------------------------------------------------------------------------------------
     def play(self):
         for turn in range(self.t.turns):
             self.turn = turn
             self.k[:] = 0
-            a, b = self.dice[:, turn, 0], self.dice[:, turn, 1]
+            a, b = self.A[turn], self.B[turn]
             dbl = a == b
             self._doubles(np.flatnonzero(dbl))
             self._plain(np.flatnonzero(~dbl), a, b)
 
-    def _doubles(self, idx):
-        if not idx.size:
+    def _doubles(self, g):
+        if not g.size:
             return
-        allb = np.broadcast_to(np.arange(36), (len(idx), 36))
-        legal = self._available(idx, allb)
-        box = self._pick(idx, legal, lambda: self._box_value(idx, allb))
+        box = self._any_box(g)
         ok = box >= 0
-        self.stuck[idx[~ok]] += 1
-        self._collect(idx[ok], box[ok])
-        self._resolve(idx[ok])
-        bone = idx[self.ready[idx, BONE] > 0]
-        opened = self.stash[bone] < 7
-        bone = bone[opened.any(1)]
-        if bone.size:
-            legal = np.concatenate([np.ones((len(bone), 1), bool), self.stash[bone] < 7], 1)
-            pick = self._pick(bone, legal, lambda: self._bone_values(bone))
-            use = pick > 0
-            g = bone[use]
-            self.used[g, BONE] += 1
-            self.ready[g, BONE] -= 1
-            self._add_candy(g, pick[use] - 1)
-            self._resolve(g)
-
-    def _bone_values(self, idx):
-        hc = (self.h_candies[idx][:, None] >> np.arange(6)) & 1
-        return np.concatenate([np.zeros((len(idx), 1), np.int64), self._gain(idx) + BIG * hc], 1)
-
-    def _plain(self, idx, a, b):
-        if not idx.size:
+        self.stuck[g[~ok]] += 1
+        self._collect(g[ok], box[ok])
+        self._resolve(g[ok])
+        bone = g[self.ready[BONE, g] > 0]
+        if not bone.size:
             return
-        moon_idx = idx[self.ready[idx, MOON] > 0]
-        moon = np.zeros(self.G, bool)
-        if moon_idx.size:
-            legal = np.ones((len(moon_idx), 2), bool)
-            pick = self._pick(moon_idx, legal, lambda: self._moon_values(moon_idx, a, b))
-            moon[moon_idx[pick == 1]] = True
-        m = idx[moon[idx]]
-        self._moon_turn(m, a, b)
-        self._plan_turn(idx[~moon[idx]], a, b)
-
-    def _plan_cols(self, idx, a, b):
-        c6 = np.arange(6)
-        bidx = np.concatenate([c6 * 6 + (a[idx] - 1)[:, None], c6 * 6 + (b[idx] - 1)[:, None]], 1)
-        return bidx
-
-    def _plan_values(self, idx, a, b, bidx):
-        v = self._box_value(idx, bidx)
-        ca = self._scare_cost(idx, b[idx] - 1)  # die 1 collects, die 2 scares
-        cb = self._scare_cost(idx, a[idx] - 1)
-        return v - np.repeat(np.stack([ca, cb], 1), 6, axis=1)
-
-    def _moon_values(self, idx, a, b):
-        bidx = self._plan_cols(idx, a, b)
-        legal = self._available(idx, bidx)
-        v = self._box_value(idx, bidx)
-        pv = self._plan_values(idx, a, b, bidx)
-        best0 = np.where(legal[:, :6], v[:, :6], NEG).max(1)
-        best1 = np.where(legal[:, 6:], v[:, 6:], NEG).max(1)
-        plan = np.where(legal, pv, NEG).max(1)
-        calm = self.scares[idx] < 3
-        mc = np.where(calm, self._scare_cost_all(idx), 1 << 41).min(1)
-        mc = np.where(calm.any(1), mc, 0)
-        none = ~legal[:, :6].any(1) | ~legal[:, 6:].any(1)
-        return np.where(none[:, None], np.array([[1, 0]]), np.stack([plan, best0 + best1 - mc], 1))
-
-    def _plan_turn(self, idx, a, b):
-        if not idx.size:
+        open_ = self.stash[:, bone] < 7
+        bone = bone[open_.any(0)]
+        if not bone.size:
             return
-        bidx = self._plan_cols(idx, a, b)
-        legal = self._available(idx, bidx)
-        none = ~legal.any(1)
+        open_ = self.stash[:, bone] < 7
+        legal = [np.ones(len(bone), bool)] + list(open_)
+        if self.greedy:
+            gains = self._gains(bone)
+            hc = self.h_cand[bone]
+        pick = self._pick(bone, legal, lambda j: np.zeros(len(bone), np.int64) if j == 0 else
+                          gains[j - 1] + BIG * _bit(hc, j - 1))
+        use = pick > 0
+        w = bone[use]
+        self.used[BONE, w] += 1
+        self.ready[BONE, w] -= 1
+        self._add_candy(w, pick[use] - 1)
+        self._resolve(w)
+
+    def _box_values_all(self, g):
+        """[n, 36] greedy values of every box (rules.box_value), for the games g."""
+        sh = np.arange(36)
+        gains = self._gains(g).T[:, self.bc]
+        bits = lambda m: (m[:, None] >> sh) & 1
+        v = 10 * gains + 3 * (bits(self.ndp[g]) + bits(self.ndb[g])) + 30 * (bits(self.lbp[g]) + bits(self.lbb[g]))
+        if self.cover:
+            v += BIG * (bits(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1))
+        return v
+
+    def _any_box(self, g):
+        """Doubles and stars: any available box, in box order (one 2-D step over the 36 boxes)."""
+        legal = ((self._avail(g)[:, None] >> np.arange(36)) & 1).astype(bool)
+        n = legal.sum(1)
+        if self.greedy:
+            pick = np.where(legal, self._box_values_all(g), NEG).argmax(1)
+        else:
+            u = self.U[(self.turn * K + self.k[g] % K) * self.G + g]
+            r = (u * n).astype(np.int64)
+            pick = (legal.cumsum(1) > r[:, None]).argmax(1)
+        self.k[g] += n > 0
+        return np.where(n > 0, pick, -1)
+
+    def _best_box_value(self, g):
+        legal = ((self._avail(g)[:, None] >> np.arange(36)) & 1).astype(bool)
+        return np.where(legal, self._box_values_all(g), NEG).max(1)
+
+    def _plain(self, g, a, b):
+        if not g.size:
+            return
+        m = g[self.ready[MOON, g] > 0]
+        moon = np.zeros(0, np.int64)
+        if m.size:
+            pick = self._pick(m, [np.ones(len(m), bool)] * 2,
+                              (lambda j, v=self._moon_values(m, a, b) if self.greedy else None: v[j]))
+            moon = m[pick == 1]
+        if moon.size:
+            is_moon = np.zeros(self.G, bool)
+            is_moon[moon] = True
+            self._moon_turn(moon, a, b)
+            g = g[~is_moon[g]]
+        self._plan_turn(g, a, b)
+
+    def _plan_options(self, g, a, b):
+        """The 12 (die, child) options: boxes, legality, and (greedy) box values and scare costs."""
+        da, db = a[g], b[g]
+        avail = self._avail(g)
+        boxes = [c * 6 + d - 1 for d in (da, db) for c in range(6)]
+        legal = [_bit(avail, bx).astype(bool) for bx in boxes]
+        return da, db, boxes, legal
+
+    def _plan_values(self, g, da, db, boxes, legal):
+        c = self._ctx(g)
+        vals = [self._bval(c, bx) for bx in boxes]
+        cost = (self._scare_cost(g, db - 1), self._scare_cost(g, da - 1))  # die 1 collects: die 2 scares
+        return vals, cost
+
+    def _moon_values(self, g, a, b):
+        da, db, boxes, legal = self._plan_options(g, a, b)
+        vals, cost = self._plan_values(g, da, db, boxes, legal)
+        best = [np.full(len(g), NEG, np.int64), np.full(len(g), NEG, np.int64)]
+        plan = np.full(len(g), NEG, np.int64)
+        for j in range(12):
+            i = j // 6
+            best[i] = np.where(legal[j], np.maximum(best[i], vals[j]), best[i])
+            plan = np.where(legal[j], np.maximum(plan, vals[j] - cost[i]), plan)
+        calm = self.scares[:, g] < 3
+        mc = np.full(len(g), 1 << 41, np.int64)
+        for c in range(6):
+            mc = np.where(calm[c], np.minimum(mc, self._scare_cost(g, np.full(len(g), c))), mc)
+        mc = np.where(calm.any(0), mc, 0)
+        none = (best[0] == NEG) | (best[1] == NEG)
+        return [np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)]
+
+    def _plan_turn(self, g, a, b):
+        if not g.size:
+            return
+        da, db, boxes, legal = self._plan_options(g, a, b)
+        any_ = legal[0].copy()
+        for lg in legal[1:]:
+            any_ |= lg
+        none = ~any_
         if none.any():
-            legal = legal.copy()
-            legal[none, 0] = True  # (die 1 collects nothing, die 2 scares)
-            legal[none, 6] = True  # (die 2 collects nothing, die 1 scares)
-            self.stuck[idx[none]] += 1
-        def vals():
-            v = self._plan_values(idx, a, b, bidx)
-            nothing = np.stack([-self._scare_cost(idx, b[idx] - 1), -self._scare_cost(idx, a[idx] - 1)], 1)
-            v[none, 0], v[none, 6] = nothing[none, 0], nothing[none, 1]
-            return v
-        pick = self._pick(idx, legal, vals)
+            self.stuck[g[none]] += 1
+            legal[0] = legal[0] | none  # (die 1 collects nothing, die 2 scares)
+            legal[6] = legal[6] | none  # (die 2 collects nothing, die 1 scares)
+        if self.greedy:
+            vals, cost = self._plan_values(g, da, db, boxes, legal)
+            value = lambda j: np.where(none, -cost[j // 6], vals[j] - cost[j // 6])
+        else:
+            value = None
+        pick = self._pick(g, legal, value)
         first = pick < 6
-        col = np.take_along_axis(bidx, pick[:, None], 1)[:, 0]
-        g = ~none
-        self._collect(idx[g], col[g])
-        self._resolve(idx[g])
-        target = np.where(first, b[idx], a[idx]) - 1
-        calm = self.scares[idx, target] < 3
-        self._skull_then_scare(idx[calm], target[calm])
+        box = np.where(first, da - 1, db - 1) + 6 * (pick % 6)
+        ok = ~none
+        self._collect(g[ok], box[ok])
+        self._resolve(g[ok])
+        target = np.where(first, db, da) - 1
+        calm = self._at(self.scares, target, g) < 3
+        self._skull_then_scare(g[calm], target[calm])
 
-    def _skull_then_scare(self, idx, target):
-        sk = self.ready[idx, SKULL] > 0
-        s_idx, s_t = idx[sk], target[sk]
-        skip = np.zeros(len(idx), bool)
-        if s_idx.size:
-            def vals():
-                bad = (self.scares[s_idx, s_t] == 2) & (s_t != self.h_scare[s_idx])
-                return np.stack([np.zeros(len(s_idx), np.int64), np.where(bad, 1, -1)], 1)
-            pick = self._pick(s_idx, np.ones((len(s_idx), 2), bool), vals)
+    def _skull_then_scare(self, g, target):
+        sk = self.ready[SKULL, g] > 0
+        skip = np.zeros(len(g), bool)
+        if sk.any():
+            s, st = g[sk], target[sk]
+            if self.greedy:
+                bad = (self._at(self.scares, st, s) == 2) & (st != self.h_scare[s])
+                v1 = np.where(bad, 1, -1)
+            pick = self._pick(s, [np.ones(len(s), bool)] * 2,
+                              lambda j: np.zeros(len(s), np.int64) if j == 0 else v1)
             use = pick == 1
-            self.used[s_idx[use], SKULL] += 1
-            self.ready[s_idx[use], SKULL] -= 1
+            self.used[SKULL, s[use]] += 1
+            self.ready[SKULL, s[use]] -= 1
             skip[np.flatnonzero(sk)[use]] = True
-        self.scares[idx[~skip], target[~skip]] += 1
+        self._scare(g[~skip], target[~skip])
 
-    def _moon_turn(self, idx, a, b):
-        if not idx.size:
-            return
-        self.used[idx, MOON] += 1
-        self.ready[idx, MOON] -= 1
-        c6 = np.arange(6)
+    def _scare(self, g, c):
+        self._add_at(self.scares, c, g)
+        now = self._at(self.scares, c, g) == 3
+        self.scared_boxes[g[now]] |= np.int64(63) << (6 * c[now])
+
+    def _moon_turn(self, g, a, b):
+        self.used[MOON, g] += 1
+        self.ready[MOON, g] -= 1
         for die in (a, b):
-            d = die[idx]
-            bidx = c6[None, :] * 6 + (d - 1)[:, None]
-            legal = self._available(idx, bidx)
-            pick = self._pick(idx, legal, lambda: self._box_value(idx, bidx))
+            d = die[g]
+            avail = self._avail(g)
+            boxes = [c * 6 + d - 1 for c in range(6)]
+            legal = [_bit(avail, bx).astype(bool) for bx in boxes]
+            ctx = self._ctx(g) if self.greedy else None
+            pick = self._pick(g, legal, lambda c: self._bval(ctx, boxes[c]))
             ok = pick >= 0
-            g = idx[ok]
-            self._collect(g, bidx[ok, pick[ok]])
-            self._resolve(g)
-        calm = self.scares[idx] < 3
-        g = idx[calm.any(1)]
+            w = g[ok]
+            self._collect(w, 6 * pick[ok] + d[ok] - 1)
+            self._resolve(w)
+        calm = self.scares[:, g] < 3
+        g = g[calm.any(0)]
         if not g.size:
             return
         skip = np.zeros(len(g), bool)
-        sk = self.ready[g, SKULL] > 0
-        s_idx = g[sk]
-        if s_idx.size:
-            def vals():
-                c = self.scares[s_idx] < 3
-                two = (self.scares[s_idx] == 2) | ~c
-                hs = self.h_scare[s_idx]
-                hcalm = (hs >= 0) & np.take_along_axis(c, np.maximum(hs, 0)[:, None], 1)[:, 0]
-                bad = two.all(1) & ~hcalm
-                return np.stack([np.zeros(len(s_idx), np.int64), np.where(bad, 1, -1)], 1)
-            pick = self._pick(s_idx, np.ones((len(s_idx), 2), bool), vals)
+        sk = self.ready[SKULL, g] > 0
+        if sk.any():
+            s = g[sk]
+            if self.greedy:
+                sc = self.scares[:, s]
+                bad = ((sc == 2) | (sc >= 3)).all(0)
+                hs = self.h_scare[s]
+                hcalm = (hs >= 0) & (self._at(self.scares, np.maximum(hs, 0), s) < 3)
+                v1 = np.where(bad & ~hcalm, 1, -1)
+            pick = self._pick(s, [np.ones(len(s), bool)] * 2,
+                              lambda j: np.zeros(len(s), np.int64) if j == 0 else v1)
             use = pick == 1
-            self.used[s_idx[use], SKULL] += 1
-            self.ready[s_idx[use], SKULL] -= 1
+            self.used[SKULL, s[use]] += 1
+            self.ready[SKULL, s[use]] -= 1
             skip[np.flatnonzero(sk)[use]] = True
         g = g[~skip]
         if not g.size:
             return
-        legal = self.scares[g] < 3
-        def vals():
-            v = -(10 * self.scares[g] + 6 - self._checked(g))
-            return np.where(np.arange(6)[None, :] == self.h_scare[g][:, None], BIG, v)
-        pick = self._pick(g, legal, vals)
-        self.scares[g, pick] += 1
+        sc = self.scares[:, g]
+        legal = list(sc < 3)
+        if self.greedy:
+            checked = np.bitwise_count((self.boxes[g][None, :] >> (6 * np.arange(6))[:, None]) & 63).astype(np.int64)
+            hs = self.h_scare[g]
+        pick = self._pick(g, legal, lambda c: np.where(hs == c, BIG, -(10 * sc[c] + 6 - checked[c])))
+        self._scare(g, pick)
 
     # -- collecting --------------------------------------------------------------------------------
-    def _collect(self, idx, box):
-        if not idx.size:
+    def _collect(self, g, box):
+        if not g.size:
             return
-        t = self.t
-        self.boxes[idx] |= self.box_bits[box]
-        candy = t.box_candy[box]
-        bat = self.ready[idx, BAT] > 0
+        self.boxes[g] |= np.int64(1) << box
+        candy = self.bc[box]
+        bat = self.ready[BAT, g] > 0
         if bat.any():
-            g, cd = idx[bat], candy[bat]
-            k6 = np.arange(6)[None, :]
-            legal = np.concatenate([np.ones((len(g), 1), bool), (self.stash[g] < 7) & (k6 != cd[:, None])], 1)
-            def vals():
-                gain = self._gain(g)
-                hc = (self.h_candies[g][:, None] >> k6) & 1
-                keep = np.take_along_axis(gain, cd[:, None], 1) + BIG * np.take_along_axis(hc, cd[:, None], 1)
-                return np.concatenate([keep, gain - 3 + BIG * hc], 1)
-            pick = self._pick(g, legal, vals)
+            w, cd = g[bat], candy[bat]
+            open_ = self.stash[:, w] < 7
+            legal = [np.ones(len(w), bool)] + [open_[k] & (cd != k) for k in range(6)]
+            if self.greedy:
+                gains = self._gains(w)
+                hc = self.h_cand[w]
+                keep = gains.reshape(-1)[cd * len(w) + np.arange(len(w))] + BIG * _bit(hc, cd)
+            pick = self._pick(w, legal, lambda j: keep if j == 0 else gains[j - 1] - 3 + BIG * _bit(hc, j - 1))
             use = pick > 0
-            self.used[g[use], BAT] += 1
-            self.ready[g[use], BAT] -= 1
+            self.used[BAT, w[use]] += 1
+            self.ready[BAT, w[use]] -= 1
             candy = candy.copy()
             candy[np.flatnonzero(bat)[use]] = pick[use] - 1
-        self._add_candy(idx, candy)
-        self._unlock(idx, box)
+        self._add_candy(g, candy)
+        self._unlock(g, box)
 
-    def _add_candy(self, idx, k):
+    def _add_candy(self, g, k):
         t = self.t
-        ok = self.stash[idx, k] < 7
-        idx, k = idx[ok], k[ok]
-        if not idx.size:
+        n = self._at(self.stash, k, g)
+        ok = n < 7
+        g, k, n = g[ok], k[ok], n[ok]
+        if not g.size:
             return
-        self.stash[idx, k] += 1
-        col = self.stash[idx, k] - 1
-        count = (self.stash[idx] > col[:, None]).sum(1)
-        earn = (self.reward[idx, col] == 0) & (count >= t.needs[col])
-        g, c = idx[earn], col[earn]
-        star = t.rew_star[c]
-        self.reward[g, c] = np.where(star, 1, 3)
-        self.p_star[g[star]] += 1
+        self._add_at(self.stash, k, g)
+        self._add_at(self.colcnt, n, g)
+        earn = self._at(self.colcnt, n, g) == t.needs[n]  # the column reaches its number just now
+        w, col = g[earn], n[earn]
+        star = t.rew_star[col]
+        self.reward.reshape(-1)[col * self.G + w] = np.where(star, 1, 3)
+        self.p_star[w[star]] += 1
 
-    def _unlock(self, idx, box):
+    def _unlock(self, g, box):
         t = self.t
         for m in range(2):
-            s = t.box_syms[box, m]
-            self.rem[idx, s] -= 1
-            new = (self.rem[idx, s] == 0) & ~self.done[idx, s]
-            g, s = idx[new], s[new]
-            if not g.size:
+            s = self.bsym[box, m]
+            mask = self.smask[s]
+            missing = mask & ~self.boxes[g]
+            fin = missing == 0
+            one = np.bitwise_count(missing) == 1
+            pw, bo = self.spow[s], self.sboo[s]
+            for nd, lb, part in ((self.ndp, self.lbp, pw), (self.ndb, self.lbb, bo)):
+                x = fin & part
+                nd[g[x]] &= ~mask[x]
+                lb[g[x]] &= ~mask[x]
+                y = one & part
+                lb[g[y]] |= missing[y]
+            if not fin.any():
                 continue
-            self.done[g, s] = True
-            pw = s < t.n_pow
-            gp, sp = g[pw], s[pw]
-            self.unlocked[gp, sp] = True
-            kind = t.sym_kind[sp]
-            imm = (kind == CAULDRON) | (kind == PYRAMID)
-            self.used[gp[imm], kind[imm]] += 1
-            self.p_cau[gp[kind == CAULDRON]] += 1
-            self.p_pyr[gp[kind == PYRAMID]] += 1
-            self.ready[gp[~imm], kind[~imm]] += 1
-            gb, sb = g[~pw], s[~pw]
-            row = t.sym_kind[sb] - 6
-            self.bcount[gb, row] += 1
-            full = self.bcount[gb, row] == t.boonus_len[row]
-            self.p_row[gb[full]] += 1
+            w, s = g[fin], s[fin]
+            self.done[w] |= np.int64(1) << s
+            kind = self.skind[s]
+            p = self.spow[s]
+            wp, kp = w[p], kind[p]
+            imm = (kp == CAULDRON) | (kp == PYRAMID)
+            self._add_at(self.used, kp[imm], wp[imm])
+            self.p_cau[wp[kp == CAULDRON]] += 1
+            self.p_pyr[wp[kp == PYRAMID]] += 1
+            self._add_at(self.ready, kp[~imm], wp[~imm])
+            wb, row = w[~p], kind[~p] - 6
+            self._add_at(self.bcount, row, wb)
+            full = self._at(self.bcount, row, wb) == t.boonus_len[row]
+            self.p_row[wb[full]] += 1
 
-    def _resolve(self, idx):
+    def _cauldron_value(self, g):
+        gains = self._gains(g)
+        best = np.zeros(len(g), np.int64)
+        for i, k in enumerate(self.t.cauldron):
+            best = np.where(_bit(self.caul[g], i) == 0, np.maximum(best, 10 * gains[k]), best)
+        return best
+
+    def _pyramid_value(self, g):
         t = self.t
-        while idx.size:
-            waiting = self.reward[idx] == 3
-            cat = np.select([self.p_pyr[idx] > 0, self.p_cau[idx] > 0, waiting.any(1), self.p_row[idx] > 0,
-                             self.p_star[idx] > 0], [0, 1, 2, 3, 4], 5)
-            idx, waiting, cat = idx[cat < 5], waiting[cat < 5], cat[cat < 5]
-            if not idx.size:
-                return
-            g = idx[cat == 0]
-            if g.size:
-                self.p_pyr[g] -= 1
-                full = self._pyr_full(g)
-                self.lost[g[full]] += 1
-                self.pyramid[g[~full]] += 1
-            g = idx[cat == 1]
-            if g.size:
-                self.p_cau[g] -= 1
-                legal = ~self.caul[g]
-                def vals():
-                    cc = np.broadcast_to(t.cauldron, legal.shape)
-                    v = 10 * np.take_along_axis(self._gain(g), cc, 1)
-                    hit = (np.arange(len(t.cauldron))[None, :] == self.h_cbox[g][:, None]) | \
-                          ((self.h_candies[g][:, None] >> cc) & 1 == 1)
-                    return v + BIG * hit
-                pick = self._pick(g, legal, vals)
+        p = self.pyramid[g]
+        lv = np.searchsorted(t.pyr_cum, p, side="right")
+        end = t.pyr_cum[np.minimum(lv, len(t.pyr_cum) - 1)]
+        return np.where(p >= t.pyr_cum[-1], 0, 50 // np.maximum(end - p, 1))
+
+    def _resolve(self, g):
+        t = self.t
+        top = int(t.pyr_cum[-1])
+        while g.size:
+            waiting = self.reward[:, g] == 3
+            wany = waiting.any(0)
+            busy = (self.p_pyr[g] > 0) | (self.p_cau[g] > 0) | wany | (self.p_row[g] > 0) | (self.p_star[g] > 0)
+            if not busy.all():
+                g, waiting, wany = g[busy], waiting[:, busy], wany[busy]
+                if not g.size:
+                    return
+            cat = np.select([self.p_pyr[g] > 0, self.p_cau[g] > 0, wany, self.p_row[g] > 0], [0, 1, 2, 3], 4)
+            w = g[cat == 0]
+            if w.size:
+                self.p_pyr[w] -= 1
+                full = self.pyramid[w] >= top
+                self.lost[w[full]] += 1
+                self.pyramid[w[~full]] += 1
+            w = g[cat == 1]
+            if w.size:
+                self.p_cau[w] -= 1
+                cl = self.caul[w]
+                legal = [_bit(cl, i) == 0 for i in range(len(t.cauldron))]
+                if self.greedy:
+                    gains = self._gains(w)
+                    hc, hb = self.h_cand[w], self.h_cbox[w]
+                pick = self._pick(w, legal, lambda i: 10 * gains[t.cauldron[i]] + BIG * (
+                    (hb == i) | (_bit(hc, t.cauldron[i]) == 1)))
                 none = pick < 0
-                self.lost[g[none]] += 1
-                g, pick = g[~none], pick[~none]
-                self.caul[g, pick] = True
-                self._add_candy(g, t.cauldron[pick])
+                self.lost[w[none]] += 1
+                w, pick = w[~none], pick[~none]
+                self.caul[w] |= np.int64(1) << pick
+                self._add_candy(w, t.cauldron[pick])
             sel = cat == 2
-            g = idx[sel]
-            if g.size:
-                col = waiting[sel].argmax(1)
-                legal = np.stack([(~self.caul[g]).any(1), ~self._pyr_full(g)], 1)
-                def vals():
-                    here = (self.h_col[g] == -1) | (self.h_col[g] == col)
-                    return np.stack([self._cauldron_value(g) + BIG * (self.h_caul[g] & here),
-                                     self._pyramid_value(g) + BIG * (self.h_pyr[g] & here)], 1)
-                pick = self._pick(g, legal, vals)
+            w = g[sel]
+            if w.size:
+                col = waiting[:, sel].argmax(0)
+                legal = [self.caul[w] != self.caul_all, self.pyramid[w] < top]
+                if self.greedy:
+                    here = (self.h_col[w] == -1) | (self.h_col[w] == col)
+                    cv = [self._cauldron_value(w) + BIG * (self.h_caul[w] & here),
+                          self._pyramid_value(w) + BIG * (self.h_pyr[w] & here)]
+                pick = self._pick(w, legal, lambda j: cv[j])
                 none = pick < 0
-                self.reward[g[none], col[none]] = 4
-                self.lost[g[none]] += 1
-                self.reward[g[~none], col[~none]] = pick[~none] + 1
-                self.p_cau[g[pick == 0]] += 1
-                self.p_pyr[g[pick == 1]] += 1
-            g = idx[cat == 3]
-            if g.size:
-                self.p_row[g] -= 1
-                allb = np.broadcast_to(np.arange(36), (len(g), 36))
-                cols = []
+                self.lost[w[none]] += 1
+                self.reward.reshape(-1)[col * self.G + w] = np.where(none, 4, pick + 1)
+                self.p_cau[w[pick == 0]] += 1
+                self.p_pyr[w[pick == 1]] += 1
+            w = g[cat == 3]
+            if w.size:
+                self.p_row[w] -= 1
+                legal, vals = [], []
                 for act in t.actions:
-                    cols.append(self._available(g, allb).any(1) if act == "star" else
-                                (~self.caul[g]).any(1) if act == "cauldron" else ~self._pyr_full(g))
-                legal = np.stack(cols, 1)
-                def vals():
-                    out = []
-                    generic = self.h_col[g] == -1
-                    for act in t.actions:
+                    if act == "star":
+                        legal.append(self._avail(w) != 0)
+                    elif act == "cauldron":
+                        legal.append(self.caul[w] != self.caul_all)
+                    else:
+                        legal.append(self.pyramid[w] < top)
+                    if self.greedy:
+                        generic = self.h_col[w] == -1
                         if act == "star":
-                            v = np.where(self._available(g, allb), self._box_value(g, allb), NEG).max(1)
-                            out.append(v + BIG * self.h_star[g])
+                            vals.append(self._best_box_value(w) + BIG * self.h_star[w])
                         elif act == "cauldron":
-                            out.append(self._cauldron_value(g) + BIG * (self.h_caul[g] & generic))
+                            vals.append(self._cauldron_value(w) + BIG * (self.h_caul[w] & generic))
                         else:
-                            out.append(self._pyramid_value(g) + BIG * (self.h_pyr[g] & generic))
-                    return np.stack(out, 1)
-                pick = self._pick(g, legal, vals)
-                none = pick < 0
-                self.lost[g[none]] += 1
+                            vals.append(self._pyramid_value(w) + BIG * (self.h_pyr[w] & generic))
+                pick = self._pick(w, legal, lambda j: vals[j])
+                self.lost[w[pick < 0]] += 1
                 for i, act in enumerate(t.actions):
-                    hit = g[pick == i]
-                    {"star": self.p_star, "cauldron": self.p_cau, "pyramid": self.p_pyr}[act][hit] += 1
-            g = idx[cat == 4]
-            if g.size:
-                self.p_star[g] -= 1
-                allb = np.broadcast_to(np.arange(36), (len(g), 36))
-                legal = self._available(g, allb)
-                pick = self._pick(g, legal, lambda: self._box_value(g, allb))
-                none = pick < 0
-                self.lost[g[none]] += 1
-                self._collect(g[~none], pick[~none])
+                    {"star": self.p_star, "cauldron": self.p_cau, "pyramid": self.p_pyr}[act][w[pick == i]] += 1
+            w = g[cat == 4]
+            if w.size:
+                self.p_star[w] -= 1
+                box = self._any_box(w)
+                none = box < 0
+                self.lost[w[none]] += 1
+                self._collect(w[~none], box[~none])
 
     def flat(self) -> np.ndarray:
         t = self.t
+        T = lambda x: x.T
         bits = (self.boxes[:, None] >> np.arange(36)) & 1
+        sym = (self.done[:, None] >> np.arange(t.n_sym)) & 1
+        caul = (self.caul[:, None] >> np.arange(len(t.cauldron))) & 1
         one = lambda x: x[:, None]
-        parts = [bits, self.scares, self.stash, self.unlocked, self.used, self.done[:, t.n_pow:t.n_sym],
-                 self.bcount, self.reward, self.caul, one(self.pyramid), one(self.lost), one(self.stuck),
-                 np.full((self.G, 1), self.t.turns)]
+        parts = [bits, T(self.scares), T(self.stash), sym[:, :t.n_pow], T(self.used), sym[:, t.n_pow:],
+                 T(self.bcount), T(self.reward), caul, one(self.pyramid), one(self.lost), one(self.stuck),
+                 np.full((self.G, 1), t.turns)]
         out = np.concatenate([p.astype(np.int64) for p in parts], 1)
         assert out.shape[1] == layout_of(t)["_size"].stop
         return out
 
 
-def play(doc, dice, u, policy: str, targets) -> "Batch":  # noqa: F821
+def play(doc, dice, u, policy: str, targets):
     t = tables(doc)
-    g = Games(t, np.asarray(dice), np.asarray(u), policy, np.asarray(targets))
-    g.play()
-    return finish(t, g.flat())
+    games = Games(t, np.asarray(dice), np.asarray(u), policy, np.asarray(targets))
+    games.play()
+    return finish(t, games.flat())

@@ -47,6 +47,13 @@ class Child(Strict):
     powers: list[Link] = Field(min_length=2, max_length=3, description="2 or 3 power symbols")
     boonus: BoonusLink
 
+    @model_validator(mode="after")
+    def _disjoint(self):
+        seen = [v for link in self.powers for v in link.boxes]
+        if len(seen) != len(set(seen)):
+            raise ValueError(f"child '{self.id}': a box may unlock only one power symbol ({seen})")
+        return self
+
 
 class Reward(Strict):
     """The reward under a stash column: a star, or a cauldron/pyramid choice."""

@@ -1,0 +1,53 @@
+"""Games per second of the Tricky Treats rules engines, per engine and policy (one core).
+
+    python benchmarks/validate_tricky_treats.py [--games N] [--ref-games N] [--batch N]
+
+Prints one line per engine and policy, then the fast/reference ratio. The fast engine is timed
+on `--games` games played in calls of `--batch` games (the validator's batch is 8192); the best
+of three runs is kept, since other processes on the machine slow single runs down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from sheetgen.games.tricky_treats import rules as R
+from sheetgen.kinds import load
+from sheetgen.validate.engine import BATCH, POLICIES
+
+
+def rate(engine, doc, games: int, batch: int, policy: str, repeats: int) -> float:
+    n = len(R.element_ids(doc))
+    parts = [R.RULES.inputs(i, min(batch, games - i * batch), 1, policy, n)
+             for i in range((games + batch - 1) // batch)]
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for dice, u, targets in parts:
+            engine(doc, dice, u, policy, targets)
+        best = min(best, time.perf_counter() - t0)
+    return games / best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=4 * BATCH)
+    ap.add_argument("--ref-games", type=int, default=1000)
+    ap.add_argument("--batch", type=int, default=BATCH)
+    args = ap.parse_args()
+    doc = load("tricky-treats").doc
+    print(f"Tricky Treats, one process, {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}")
+    for policy in POLICIES:
+        ref = rate(R.RULES.reference, doc, args.ref_games, args.ref_games, policy, 1)
+        fast = rate(R.RULES.fast, doc, args.games, args.batch, policy, 3)
+        print(f"{policy:>7}: reference {ref:>9,.0f} games/s   fast {fast:>11,.0f} games/s   "
+              f"fast/reference {fast / ref:>6.0f}x")
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    main()
