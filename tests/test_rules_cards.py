@@ -12,7 +12,7 @@ from sheetgen import api
 from sheetgen.errors import SheetgenError
 from sheetgen.games.rules_cards.compose import cards, frame
 from sheetgen.games.rules_cards.flow import CONT, flow, needs_section
-from sheetgen.games.rules_cards.model import Game, plain
+from sheetgen.games.rules_cards.model import RulesGame as Game, plain
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Para, Text, walk
 

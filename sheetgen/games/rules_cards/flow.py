@@ -18,7 +18,7 @@ from ...draw import fit_paragraph, text_width_mm
 from ...errors import SheetgenError
 from ...paper import MM
 from ...scene import Para
-from .model import Game, Section
+from .model import RulesGame, RulesSection
 
 STEP = 0.25  # pt between the sizes tried
 FLOOR = 6.0  # no card text is ever smaller (the project's print rule)
@@ -35,7 +35,7 @@ class Block:
 
 @dataclass(frozen=True)
 class Card:
-    game: Game
+    game: RulesGame
     blocks: tuple[Block, ...]
     number: int
     total: int
@@ -84,12 +84,12 @@ def _join(pieces: list[tuple[int, str]]) -> str:
     return text
 
 
-def needs_section(game: Game) -> Section:
+def needs_section(game: RulesGame) -> RulesSection:
     text = ", ".join(game.needs)
-    return Section(heading="You need", text=escape(text[:1].upper() + text[1:], quote=False) + ".")
+    return RulesSection(heading="You need", text=escape(text[:1].upper() + text[1:], quote=False) + ".")
 
 
-def _pack(game: Game, frame: Frame, size: float) -> list[list[Block]]:
+def _pack(game: RulesGame, frame: Frame, size: float) -> list[list[Block]]:
     """Blocks per card at one text size."""
     cards: list[list[Block]] = [[]]
     used = 0.0
@@ -141,7 +141,7 @@ def _sizes(top: float, bottom: float) -> list[float]:
     return [round(top - i * STEP, 2) for i in range(n + 1)]
 
 
-def flow(game: Game, frame: Frame, size: float, min_size: float) -> list[Card]:
+def flow(game: RulesGame, frame: Frame, size: float, min_size: float) -> list[Card]:
     """The game's cards: as few as fit at `min_size` (or at most `game.cards`, down to 6 pt), at
     the largest size that keeps that count."""
     for sec in game.sections:

@@ -49,12 +49,12 @@ Markup = Annotated[str, Field(min_length=1), AfterValidator(check_markup)]
 GameId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
 
 
-class Section(Strict):
+class RulesSection(Strict):
     heading: str = Field(min_length=1, max_length=40, description="plain text")
     text: Markup = Field(description="light markup: <b>, <i>, <br/>, &amp;")
 
 
-class Game(Strict):
+class RulesGame(Strict):
     id: GameId
     name: str = Field(min_length=1)
     product: Literal[PRODUCTS] = Field(description="the kit this game belongs to")
@@ -65,7 +65,7 @@ class Game(Strict):
     cards: int | None = Field(None, ge=1, le=12,
                               description="spread the text over up to this many cards "
                               "(default: as few as stay readable at min_text_size)")
-    sections: list[Section] = Field(min_length=1)
+    sections: list[RulesSection] = Field(min_length=1)
 
     @property
     def facts(self) -> str:
@@ -73,7 +73,7 @@ class Game(Strict):
 
 
 class RulesContent(Strict):
-    games: list[Game] = Field(min_length=1)
+    games: list[RulesGame] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _unique(self):
@@ -136,7 +136,7 @@ def _norm(s: str) -> str:
     return "-".join(re.findall(r"[a-z0-9%]+", s.lower()))
 
 
-def select(doc: RulesCards, name: str | None) -> list[Game]:
+def select(doc: RulesCards, name: str | None) -> list[RulesGame]:
     """The games `--game NAME` picks: a game id or name (any case and punctuation), or a product
     id (every game of that kit). None picks every game."""
     games = doc.content.games
