@@ -53,8 +53,10 @@ def qr_matrix(data: str) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(row) for row in qr.get_matrix())
 
 
+@lru_cache(maxsize=4096)
 def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
-    """Shrink the text until it fits its box; below `min_size` it is an error naming the element."""
+    """Shrink the text until it fits its box; below `min_size` it is an error naming the element.
+    Cached: a deck draws the same card text many times (a wrapped Paragraph can be drawn again)."""
     register_fonts()
     size = p.size
     while size >= p.min_size - 1e-9:

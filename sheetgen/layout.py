@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from .errors import SheetgenError
 
 Where = tuple[str, int]  # (file, line)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~20x faster
 _ADJUST = re.compile(r"^\s*([+-])=\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
@@ -37,8 +38,8 @@ def _read_yaml(path: Path) -> tuple[Any, dict[tuple, Where]]:
         raise SheetgenError("file not found", file=shown,
                             fix="check the path, or run 'sheetgen list' for known layouts") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.load(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=LOADER)
+        data = yaml.load(text, Loader=LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "invalid YAML"
