@@ -138,6 +138,8 @@ def test_cover_says_what_to_print_and_how(product):
         assert last == len(r.pages)  # double-sided parts come last, in one range
     letter = " ".join(reader(product, "letter").pages[0].extract_text().split())
     assert "US Letter" in letter
+    fonts = {str(f.get_object()["/BaseFont"]) for f in r.pages[0]["/Resources"]["/Font"].values()}
+    assert fonts and all("+Lato" in f for f in fonts), fonts  # bundled fonts, embedded subsets
 
 
 def test_same_options_give_the_same_bytes_and_the_cli_writes_them(tmp_path):
