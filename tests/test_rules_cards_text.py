@@ -99,3 +99,10 @@ def test_every_rule_topic_covered():
     for gid, topics in must.items():
         for topic in topics:
             assert topic in text[gid], (gid, topic)
+
+
+def test_needs_items_are_whole():
+    """A comma inside a YAML flow list splits an item: every item keeps its brackets paired."""
+    for g in load("rules-cards").doc.content.games:
+        for item in g.needs:
+            assert item.count("(") == item.count(")") and item[0] not in ",)", (g.id, item)
