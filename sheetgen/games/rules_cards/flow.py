@@ -64,11 +64,11 @@ def _sentences(markup: str) -> list[list[str]]:
     paras = []
     for para in markup.split("<br/>"):
         out, start, depth = [], 0, 0
-        for m in re.finditer(r"</?[bi]>|[.!?:;] ", para):
+        for m in re.finditer(r"</?[bi]>|[.!?] ", para):
             tok = m.group()
             if tok.startswith("<"):
                 depth += -1 if tok[1] == "/" else 1
-            elif depth == 0 and tok[0] in ".!?":
+            elif depth == 0:
                 out.append(para[start:m.end()].strip())
                 start = m.end()
         out.append(para[start:].strip())
