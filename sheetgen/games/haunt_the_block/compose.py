@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import math
 
+from ...draw import fit_paragraph
 from ...errors import SheetgenError
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
-from .model import SYMBOLS, HauntSheet, power_text
+from ...paper import MM
+from .model import ACT_ORDER, SYMBOLS, HauntSheet, power_text
 
 INK = "#000000"
 SOFT = "#555555"
@@ -242,10 +244,10 @@ def _score(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
     return items, y + 17.5
 
 
-def _how(doc: HauntSheet, x: float, y: float, w: float, h: float) -> list[Item]:
+def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
+    """The rules in a nutshell, so the sheet plays without the rulebook."""
     c = doc.content
-    moons = [k for k in c.children if k.symbol == "moon"]
-    moons.sort(key=lambda k: ["flip_die", "add_dice", "add", "subtract"].index(k.power))
+    moons = sorted((k for k in c.children if k.symbol == "moon"), key=lambda k: ACT_ORDER.index(k.power))
     chain = ", then ".join(k.name for k in moons)
     text = (
         "<b>Turn 1:</b> write 1 on a flag space and check its candy. "
@@ -257,7 +259,30 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, h: float) -> list[Item]:
         "stars; a value never drops below 1. <b>No space you may use?</b> Cross out a candy in Final "
         "score, then write your number in any empty candy space and collect it. "
         "<b>The game ends</b> when you write 31. Tie: most circled, unused stars.")
-    return [Para(x, y, w, h, text, size=7.0, id="how")]
+    probe = Para(x, y, w, 200, text, size=7.5, id="how")
+    _, hpt, _ = fit_paragraph(probe)
+    h = hpt / MM + 1.0
+    return [Para(x, y, w, h, text, size=7.5, id="how")], y + h
+
+
+def _title(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
+    return [heading(x, y + 5.5, doc.title, 16, id="title"),
+            Text(x, y + 9.5, "Ghosts Love Candy Too · 1-99 players · 15-20 min · two dice, a pencil",
+                 6.5, color=SOFT, id="subtitle"),
+            *name_line(x, y + 15.5, w, size=8)], y + 17.0
+
+
+def _stack(doc: HauntSheet, parts, x: float, top: float, bottom: float, w: float,
+           ink: bool) -> list[Item]:
+    """Sections one under another, the spare height shared out between them (at most 7 mm each)."""
+    heights = [fn(doc, x, 0.0, w, ink)[1] for fn in parts]
+    gap = min(7.0, max(1.0, (bottom - top - sum(heights)) / max(1, len(parts) - 1)))
+    items: list[Item] = []
+    y = top
+    for fn, h in zip(parts, heights):
+        items += fn(doc, x, y, w, ink)[0]
+        y += h + gap
+    return items
 
 
 def compose_sheet(doc: HauntSheet, w: float, h: float, ink: bool) -> list[Item]:
@@ -271,25 +296,9 @@ def compose_sheet(doc: HauntSheet, w: float, h: float, ink: bool) -> list[Item]:
         raise SheetgenError(f"the block leaves {iw:.0f}x{y1 - y0:.0f} mm inside; the sheet needs "
                             "about 150x110", key="layout.across",
                             fix="use fewer spaces across, smaller spaces or a landscape page")
-    # left column: title, stash, stars
-    items.append(heading(x0, y0 + 5.5, doc.title, 16, id="title"))
-    items.append(Text(x0, y0 + 9.5, "Ghosts Love Candy Too · 1-99 players · 15-20 min · two dice, "
-                      "a pencil", 6.5, color=SOFT, id="subtitle"))
-    items += name_line(x0, y0 + 15.5, lw, size=8)
-    y = y0 + 18
-    part, y = _stash(doc, x0, y, lw, ink)
-    items += part
-    part, y = _stars(doc, x0, y + 1, lw, ink)
-    items += part
-    # right column: Boo-nus, chocolate bars, final score, how to play
-    part, ry = _boonus(doc, rx, y0, rw, ink)
-    items += part
-    part, ry = _bars(doc, rx, ry + 1, rw, ink)
-    items += part
-    part, ry = _score(doc, rx, ry + 1, rw, ink)
-    items += part
     bottom = y1 - (16 if doc.variant else 0)
-    items += _how(doc, rx, ry + 1.5, rw, bottom - ry - 1.5)
+    items += _stack(doc, [_title, _stash, _stars], x0, y0, y1, lw, ink)
+    items += _stack(doc, [_boonus, _bars, _score, _how], rx, y0, bottom, rw, ink)
     if doc.variant:
         items += variant_stamp(doc.variant, x0, y1, iw)
     return items

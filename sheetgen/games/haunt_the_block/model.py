@@ -11,7 +11,8 @@ from ...model import Candy, IconName, Ident, LayoutFile, PageSetup, Strict, uniq
 TURNS = 31  # numbers 1..31: the start is turn 1, then one number per roll
 SYMBOLS = ("pumpkin", "cat", "moon")
 CAT_POWERS = ("candy_of_choice", "star", "sweetheart")
-MOON_POWERS = ("add_dice", "flip_die", "add", "subtract")  # also the order they act on one roll
+MOON_POWERS = ("add_dice", "flip_die", "add", "subtract")
+ACT_ORDER = ("flip_die", "add_dice", "add", "subtract")  # the order moon powers act on one roll
 CONDITIONS = ("lower_die", "higher_die", "plain_die", "even", "odd", "at_least", "at_most")
 
 
