@@ -248,7 +248,7 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
                  " + ".join(c.name for c in shown))
         rule = t.single if len(shown) == 1 else t.double_same if same else t.double_mixed
         sub = "aka " + shown[0].alias if len(shown) == 1 and shown[0].alias else ""
-        size = h * 0.42 if len(shown) == 1 else h * 0.27
+        size = h * 0.42 if len(shown) == 1 else h * 0.25
         centres = ([h * 0.4] if len(shown) == 1 else [h * 0.27, h * 0.56])
         for i, (c, cy) in enumerate(zip(shown, centres)):
             items += _candy_art(lay, c, w / 2, cy, size, f"card.{card.id}.candy.{i + 1}")
@@ -262,7 +262,8 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
         items.append(card_para(x + 5, ty, tw - 10, 7, f"<b>{escape(title)}</b>", card=name,
                                field="title", size=12.5, align="center", valign="middle"))
         body = (f"<i>{escape(sub)}</i><br/>" if sub else "") + rule
-        items.append(card_para(x + 5, ty + 7, tw - 10, h - SAFE - 6 - ty - 7, body, card=name,
+        # clear of the corner icons
+        items.append(card_para(x + 7, ty + 7, tw - 14, h - SAFE - 2 - ty - 7, body, card=name,
                                field="text", size=9, align="center"))
         return items
     # character and cage cards: a big picture, a name, where to jump, and the attack bonus
