@@ -23,7 +23,7 @@ from .model import RulesGame, RulesSection
 STEP = 0.25  # pt between the sizes tried
 FLOOR = 6.0  # no card text is ever smaller (the project's print rule)
 LEADING = 1.18  # line height / text size, as in draw.fit_paragraph
-GAP = 1.2  # mm between sections
+GAP = 1.0  # mm between sections
 CONT = " (cont.)"
 
 
