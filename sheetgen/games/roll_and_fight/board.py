@@ -112,7 +112,7 @@ def _tiebreaks(x: float, y: float, w: float, h: float, doc: RollAndFightBoard) -
     lines = "<br/>".join(f"<b>{i}.</b> {t}" for i, t in enumerate(doc.content.tiebreaks, 1))
     return [heading(x, y + 3, "Tied Chefs? Break the tie in this order", 8.5, id="tiebreak.title"),
             Box(x, y + 5, w, h - 5, Style(width=0.3), id="tiebreak", radius=1.5),
-            Para(x + 2, y + 6.5, w - 4, h - 8, lines, 7.5, id="tiebreak.text")]
+            Para(x + 2, y + 6.5, w - 4, h - 8, lines, 9, id="tiebreak.text")]
 
 
 def _tracker(right: float, y: float, rounds: int) -> list[Item]:
