@@ -6,9 +6,15 @@ Stable API (other kinds call it; keep the signatures):
                                     "63x88" or [63, 88]
     impose_cards(fronts, backs, size, paper, opts, *, margin, bleed=3.0, label="",
                  gutter=0.0, round=False) -> list[Page]
-    card_frame(size, bleed, *, edge, face="#ffffff", inset=2.5, radius=2.0, id="") -> list[Item]
-    card_para(x, y, w, h, markup, *, card, field, size=9.0, ...) -> Para
+    card_frame(size, bleed, *, edge, face="#ffffff", inset=2.5, radius=2.0, line="#000000",
+               id="") -> list[Item]      background over the bleed + a face panel
+    round_frame(diameter, bleed, *, edge, face="#ffffff", inset=2.0, id="")   the same for tokens
+    card_para(x, y, w, h, markup, *, card, field, size=9.0, ..., what="card") -> Para
+                                    text fitted now; too long at 6 pt -> error naming card and field
     SAFE = 3.0                      keep text this far inside the trim (cutting tolerance)
+    DeckLayout                      layout keys of a deck: paper, margin (6.35), card, bleed, gutter,
+                                    edge, back_edge; `deck_layout(lay, opts)` applies --bleed
+    deck_pages(lay, fronts, backs, opts, label, round=False)   impose as the layout says, --copies
 
 Card coordinates: every front and back is a list of scene items drawn in the card's own TRIM
 coordinates: (0, 0) is the top-left corner of the cut line, (w, h) its bottom-right. The bleed lies

@@ -163,6 +163,40 @@ def test_card_in_column_1_has_its_back_in_column_3(tmp_path, paper):
             assert col_b == 2 - col_f and abs(fy - by) < 0.01
 
 
+def test_landscape_grid_swaps_rows_for_the_backs(tmp_path):
+    size = CARD_SIZES["mini"]  # 18 mini cards fit A4 landscape (6 x 3), 16 portrait
+    fronts = [card_frame(size, 2, edge="#ffffff") + [Text(20, 30, f"F{i}", 10)] for i in range(18)]
+    backs = [card_frame(size, 2, edge="#ffffff") + [Text(20, 30, f"B{i}", 10)] for i in range(18)]
+    pages = impose_cards(fronts, backs, size, "a4", Options(), margin=6.35, bleed=2)
+    write_pdf(pages, tmp_path / "l.pdf", "landscape")
+    g = grid(size, "a4", 6.35)
+    assert (g.page_w, g.page_h, g.cols, g.rows) == (297.0, 210.0, 6, 3)
+    with pdfplumber.open(tmp_path / "l.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        words = [{w["text"]: (mm(w["x0"]), mm(w["top"])) for w in p.extract_words()} for p in pdf.pages]
+    for i in range(18):
+        (fx, fy), (bx, by) = words[0][f"F{i}"], words[1][f"B{i}"]
+        row_f, row_b = int((fy - g.y0) // 63), int((by - g.y0) // 63)
+        assert row_b == 2 - row_f and abs(fx - bx) < 0.01  # long edge is horizontal: rows swap
+
+
+def test_a_gutter_gets_crop_marks_on_both_sides(tmp_path):
+    size = CARD_SIZES["poker"]  # 4 mm gutters: Letter landscape holds 4 x 2
+    fronts = [card_frame(size, 3, edge="#ffffff") for _ in range(8)]
+    pages = impose_cards(fronts, None, size, "letter", Options(), margin=6.35, gutter=4)
+    write_pdf(pages, tmp_path / "g.pdf", "gutter")
+    g = grid(size, "letter", 6.35, gutter=4)
+    assert (g.cols, g.rows, g.page_w > g.page_h) == (4, 2, True)
+    with pdfplumber.open(tmp_path / "g.pdf") as pdf:
+        marks = crop_marks(pdf.pages[0])
+    vertical = sorted({round(m[0], 2) for m in marks if abs(m[0] - m[2]) < 1e-6})
+    horizontal = sorted({round(m[1], 2) for m in marks if abs(m[1] - m[3]) < 1e-6})
+    lefts = [g.trim(c, 0)[0] for c in range(4)]
+    tops = [g.trim(0, r)[1] for r in range(2)]
+    assert vertical == sorted({round(v, 2) for x in lefts for v in (x, x + 63)})  # 8 cut lines
+    assert horizontal == sorted({round(v, 2) for y in tops for v in (y, y + 88)})
+
+
 def test_back_offset_moves_only_the_backs(tmp_path):
     plain = render(tmp_path, "special-treat-cards", "a4")
     shifted = tmp_path / "shifted.pdf"
