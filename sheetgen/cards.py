@@ -40,7 +40,7 @@ Imposition:
   Y down as printed, to correct a printer's front/back misregistration.
 - Round tokens (`round=True`): `size` is (diameter, diameter); tokens sit 2 bleed + 1 mm apart
   with their bleed inside the margin, unclipped (draw the bleed as a disc of radius r + bleed,
-  as `round_frame` does); the cut guide is a thin circle on the trim line.
+  as `round_frame` does); the cut guide is a thin dashed circle on the trim line, over a white halo.
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ SAFE = 3.0  # text stays this far inside the trim
 MARK_GAP = 0.5  # crop marks stop this far from the trim
 MARK_MIN = 3.0  # a mark shorter than this between margin and bleed runs over the bleed instead
 CROP = Style(stroke="#000000", width=0.2)
-CUT_GUIDE = Style(stroke="#666666", width=0.2)
+CUT_GUIDE = Style(stroke="#333333", width=0.2, dash=(1.2, 0.8))  # over a white halo: seen on any colour
+CUT_HALO = Style(stroke="#ffffff", width=0.5)
 TOKEN_GAP = 1.0  # mm between the bleed discs of two round tokens
 
 
@@ -217,6 +218,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
                 if round:
                     r = g.w / 2
                     items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}"))
+                    items.append(Circle(x + r, y + r, r, CUT_HALO))
                     items.append(Circle(x + r, y + r, r, CUT_GUIDE, id="cut"))
                 else:
                     clip = _bleed_box(g, col, row, bleed, margin, taken)

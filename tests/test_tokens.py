@@ -13,11 +13,11 @@ from sheetgen.kinds import Options
 from conftest import LAYOUTS, sheetgen
 
 MM = 72 / 25.4
-GUIDE = (0.4, 0.4, 0.4)  # #666666 cut guides
+GUIDE = (0.2, 0.2, 0.2)  # #333333 cut guides
 
 
 def guides(page) -> list[tuple[float, float, float]]:
-    """(cx, cy, diameter) mm of every circular cut guide: unfilled grey circles."""
+    """(cx, cy, diameter) mm of every circular cut guide: unfilled dark grey circles."""
     out = []
     for c in page.curves:
         col = c["stroking_color"]
