@@ -64,7 +64,7 @@ def _tables(doc_json: str):
     for combo in range(len(COMBOS)):
         for p in combo_powers(combo):
             uses[combo, MOON_POWERS.index(p)] = True
-    return b, plan, uses
+    return b, plan.astype(np.int16), uses
 
 
 def fast(doc, dice, u, policy, targets) -> Batch:
