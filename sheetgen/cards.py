@@ -45,6 +45,7 @@ Imposition:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -203,6 +204,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
     dx, dy = opts.back_offset if opts is not None else (0.0, 0.0)
     marks = [] if round else _marks(g, bleed, margin)
     pages: list[Page] = []
+    forms: dict[int, str] = {}
     for first in range(0, len(fronts), g.per_page):
         chunk = range(first, min(first + g.per_page, len(fronts)))
         sheet = first // g.per_page + 1
@@ -215,18 +217,28 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
                 col, row = g.slot(i - first, back=is_back)
                 x, y = g.trim(col, row)
                 art = (backs[i % len(backs)] if is_back else fronts[i])
+                form = _form_name(art, forms)
                 if round:
                     r = g.w / 2
-                    items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}"))
+                    items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}", form=form))
                     items.append(Circle(x + r, y + r, r, CUT_HALO))
                     items.append(Circle(x + r, y + r, r, CUT_GUIDE, id="cut"))
                 else:
                     clip = _bleed_box(g, col, row, bleed, margin, taken)
-                    items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}", clip=clip))
+                    items.append(Group(tuple(art), x, y, id=f"card.{i + 1}.{side[:-1]}", clip=clip,
+                                       form=form))
             items += marks
             page.add(Group(tuple(items), dx, dy) if is_back and (dx or dy) else Group(tuple(items)))
             pages.append(page)
     return pages
+
+
+def _form_name(art: list[Item], names: dict[int, str]) -> str:
+    """A name for a card's art, the same for the same content (the drawer stores it once)."""
+    key = id(art)
+    if key not in names:
+        names[key] = hashlib.sha1(repr(tuple(art)).encode()).hexdigest()[:20]
+    return names[key]
 
 
 def card_frame(size: tuple[float, float], bleed: float, *, edge: str, face: str = "#ffffff",

@@ -72,8 +72,10 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
 
 
 class Drawer:
-    def __init__(self, c: Canvas, page: Page, shade: dict[str, float] | None = None):
+    def __init__(self, c: Canvas, page: Page, shade: dict[str, float] | None = None,
+                 forms: set[str] | None = None):
         self.c, self.page, self.shade = c, page, shade or {}
+        self.forms = forms if forms is not None else set()  # forms already in the document
 
     def X(self, x: float) -> float:
         return x * MM
@@ -98,7 +100,9 @@ class Drawer:
     def _items(self, items, dx: float, dy: float) -> None:
         for it in items:
             if isinstance(it, Group):
-                if it.clip:
+                if it.form and not self.shade:
+                    self._form(it, dx + it.dx, dy + it.dy)
+                elif it.clip:
                     self._clipped(it, dx + it.dx, dy + it.dy)
                 else:
                     self._items(it.items, dx + it.dx, dy + it.dy)
@@ -107,15 +111,34 @@ class Drawer:
             if it.id in self.shade:
                 self._heat(it, dx, dy, self.shade[it.id])
 
+    def _clip(self, g: Group, dx: float, dy: float) -> None:
+        x, y, w, h = g.clip
+        p = self.c.beginPath()
+        p.rect(self.X(x + dx), self.Y(y + dy + h), w * MM, h * MM)
+        self.c.clipPath(p, stroke=0, fill=0)
+
     def _clipped(self, g: Group, dx: float, dy: float) -> None:
         """Draw a group's items only inside its clip rectangle (e.g. a card's bleed box)."""
-        c = self.c
-        x, y, w, h = g.clip
-        c.saveState()
-        p = c.beginPath()
-        p.rect(self.X(x + dx), self.Y(y + dy + h), w * MM, h * MM)
-        c.clipPath(p, stroke=0, fill=0)
+        self.c.saveState()
+        self._clip(g, dx, dy)
         self._items(g.items, dx, dy)
+        self.c.restoreState()
+
+    def _form(self, g: Group, dx: float, dy: float) -> None:
+        """Draw the group's items once into a PDF form, then place the form (a deck repeats its
+        cards and backs: each is drawn and stored once)."""
+        c = self.c
+        name = "sg" + "".join(ch if ch.isalnum() else "_" for ch in g.form)
+        if name not in self.forms:
+            c.beginForm(name, -2000, -2000, 2000, 2000)
+            Drawer(c, Page(0.0, 0.0), None, self.forms)._items(g.items, 0.0, 0.0)  # y down from 0
+            c.endForm()
+            self.forms.add(name)
+        c.saveState()
+        if g.clip:
+            self._clip(g, dx, dy)
+        c.translate(self.X(dx), self.Y(dy))
+        c.doForm(name)
         c.restoreState()
 
     def _box(self, b: Box, dx, dy):
@@ -199,12 +222,13 @@ def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = No
     c.setAuthor("sheetgen")
     c.setCreator("sheetgen")
     c.setSubject(title)
+    forms: set[str] = set()
     for n, page in enumerate(pages):
         c.setPageSize((page.width * MM, page.height * MM))
         if page.label:
             c.bookmarkPage(f"p{n}")
             c.addOutlineEntry(page.label, f"p{n}", level=0)
-        Drawer(c, page, shade).draw(page.items)
+        Drawer(c, page, shade, forms).draw(page.items)
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -107,6 +107,7 @@ class Group:
     dy: float = 0.0
     id: str = ""
     clip: tuple[float, float, float, float] | None = None  # x, y, w, h in the group's coordinates
+    form: str = ""  # drawn once as a reusable PDF form: groups with the same form hold the same items
 
 
 Item = Union[Box, Circle, Line, Text, Para, Icon, QR, Group]
