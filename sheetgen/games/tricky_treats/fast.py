@@ -17,12 +17,19 @@ from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 NEG = -(1 << 40)
+NEG32 = -(1 << 30)
 ALL36 = (1 << 36) - 1
 DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never one missing, never complete
 
 
 def _bit(mask, b):
     return (mask >> b) & 1
+
+
+def _bits36(mask):
+    """[n, 36] int32 bits of n box masks."""
+    return np.unpackbits(np.ascontiguousarray(mask).view(np.uint8).reshape(-1, 8), axis=1,
+                         bitorder="little")[:, :36].astype(np.int32)
 
 
 class Games:
@@ -33,13 +40,15 @@ class Games:
         self.cover = policy == "cover"
         self.A = np.ascontiguousarray(dice[:, :, 0].T, dtype=np.int64)  # [T, G]
         self.B = np.ascontiguousarray(dice[:, :, 1].T, dtype=np.int64)
-        self.U = np.ascontiguousarray(np.transpose(u, (1, 2, 0))).reshape(-1)  # [T, K, G] flat
+        self.U = np.ascontiguousarray(u).reshape(-1) if not self.greedy else None  # [G, T, K] flat
+        self.TK = u.shape[1] * K
         z = lambda *s: np.zeros(s + (G,), np.int64)
         self.boxes, self.scared_boxes, self.done, self.caul = z(), z(), z(), z()
         self.scares, self.stash, self.colcnt = z(6), z(6), z(7)
         self.ready, self.used, self.bcount, self.reward = z(6), z(6), z(3), z(7)
         self.pyramid, self.lost, self.stuck = z(), z(), z()
         self.p_pyr, self.p_cau, self.p_row, self.p_star, self.k = z(), z(), z(), z(), z()
+        self.p_cp, self.pend = z(), z()  # cauldron/pyramid choices waiting; all pending effects
         # tables
         S = t.n_sym
         self.smask = np.append(t.sym_mask, DUMMY_MASK).astype(np.int64)
@@ -49,6 +58,10 @@ class Games:
         self.bsym = t.box_syms
         self.bc = t.box_candy
         self.gt = np.append(np.diff(t.points), 0).astype(np.int64)  # gain of the (n+1)-th candy
+        self.gain = np.full((6, G), self.gt[0], np.int64)  # gain of each candy's next circle
+        self.gain_f = self.gain.reshape(-1)
+        self.bcv = [self.bc[c * 6:(c + 1) * 6] for c in range(6)]  # candy of child c's box per value
+        self.col = sum(1 << (6 * c) for c in range(6))
         ones = t.sym_size[:S] == 1
         self.ndp = np.full(G, np.bitwise_or.reduce(t.sym_mask[:t.n_pow]), np.int64)
         self.ndb = np.full(G, np.bitwise_or.reduce(t.sym_mask[t.n_pow:]), np.int64)
@@ -94,8 +107,7 @@ class Games:
                 best = np.where(up, v, best)
                 pick = np.where(up, j, pick)
         else:
-            u = self.U[(self.turn * K + self.k[g] % K) * self.G + g]
-            r = (u * n).astype(np.int64)
+            r = self._r(g, n)
             cnt = np.zeros(len(g), np.int64)
             pick = np.full(len(g), -1, np.int64)
             for j, lg in enumerate(legal):
@@ -104,11 +116,16 @@ class Games:
         self.k[g] += n > 0
         return pick
 
+    def _r(self, g, n):
+        """The random policy's choice: option number floor(u * n) of the decision now."""
+        u = self.U[g * self.TK + self.turn * K + self.k[g] % K]
+        return (u * n).astype(np.int64)
+
     def _avail(self, g):
         return ~(self.boxes[g] | self.scared_boxes[g]) & ALL36
 
     def _gains(self, g):
-        return self.gt[self.stash[:, g]]  # [6, n]
+        return self.gain[:, g]  # [6, n]
 
     def _ctx(self, g):
         """What the value of a box needs, gathered once for the games g."""
@@ -175,32 +192,31 @@ class Games:
         self._add_candy(w, pick[use] - 1)
         self._resolve(w)
 
-    def _box_values_all(self, g):
-        """[n, 36] greedy values of every box (rules.box_value), for the games g."""
-        sh = np.arange(36)
-        gains = self._gains(g).T[:, self.bc]
-        bits = lambda m: (m[:, None] >> sh) & 1
+    def _box_values_all(self, g, legal=None):
+        """[n, 36] greedy values of every box (rules.box_value) for the games g, as int32;
+        NEG32 where `legal` is False."""
+        bits = lambda m: _bits36(m)
+        gains = self.gain[:, g].astype(np.int32).T[:, self.bc]
         v = 10 * gains + 3 * (bits(self.ndp[g]) + bits(self.ndb[g])) + 30 * (bits(self.lbp[g]) + bits(self.lbb[g]))
         if self.cover:
-            v += BIG * (bits(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1))
+            v += BIG * (bits(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1).astype(np.int32))
+        if legal is not None:
+            v[~legal] = NEG32
         return v
 
     def _any_box(self, g):
         """Doubles and stars: any available box, in box order (one 2-D step over the 36 boxes)."""
-        legal = ((self._avail(g)[:, None] >> np.arange(36)) & 1).astype(bool)
+        legal = _bits36(self._avail(g)).astype(bool)
         n = legal.sum(1)
         if self.greedy:
-            pick = np.where(legal, self._box_values_all(g), NEG).argmax(1)
+            pick = self._box_values_all(g, legal).argmax(1)
         else:
-            u = self.U[(self.turn * K + self.k[g] % K) * self.G + g]
-            r = (u * n).astype(np.int64)
-            pick = (legal.cumsum(1) > r[:, None]).argmax(1)
+            pick = (legal.cumsum(1) > self._r(g, n)[:, None]).argmax(1)
         self.k[g] += n > 0
         return np.where(n > 0, pick, -1)
 
     def _best_box_value(self, g):
-        legal = ((self._avail(g)[:, None] >> np.arange(36)) & 1).astype(bool)
-        return np.where(legal, self._box_values_all(g), NEG).max(1)
+        return self._box_values_all(g, _bits36(self._avail(g)).astype(bool)).max(1).astype(np.int64)
 
     def _plain(self, g, a, b):
         if not g.size:
@@ -250,28 +266,53 @@ class Games:
         return [np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)]
 
     def _plan_turn(self, g, a, b):
+        """Collect with one die, scare with the other: the 12 (die, child) options at once.
+        Greedy keys pack value and option: key = 16 * value + (15 - option), so the largest key
+        is the best value and, among equals, the first option in canonical order."""
         if not g.size:
             return
-        da, db, boxes, legal = self._plan_options(g, a, b)
-        any_ = legal[0].copy()
-        for lg in legal[1:]:
-            any_ |= lg
+        da, db = a[g], b[g]
+        free = ~(self.boxes[g] | self.scared_boxes[g])
+        fields = [(free >> (d - 1)) & self.col for d in (da, db)]  # free boxes per die, at bits 6c
+        legal = [(f & (1 << (6 * c))) != 0 for f in fields for c in range(6)]
+        any_ = (fields[0] | fields[1]) != 0
         none = ~any_
         if none.any():
             self.stuck[g[none]] += 1
             legal[0] = legal[0] | none  # (die 1 collects nothing, die 2 scares)
             legal[6] = legal[6] | none  # (die 2 collects nothing, die 1 scares)
         if self.greedy:
-            vals, cost = self._plan_values(g, da, db, boxes, legal)
-            value = lambda j: np.where(none, -cost[j // 6], vals[j] - cost[j // 6])
+            cost = (self._scare_cost(g, db - 1), self._scare_cost(g, da - 1))  # die 1 collects: die 2 scares
+            ndp, ndb, lbp, lbb = self.ndp[g], self.ndb[g], self.lbp[g], self.lbb[g]
+            best = np.full(len(g), NEG, np.int64)
+            if self.cover:
+                hb, hc = self.h_boxes[g], self.h_cand[g]
+            for i, d in enumerate((da, db)):
+                sh = d - 1
+                w = (((ndp >> sh) & self.col) + ((ndb >> sh) & self.col)
+                     + 10 * (((lbp >> sh) & self.col) + ((lbb >> sh) & self.col)))  # 3 * field = bonus
+                base = 16 * np.where(none, 0, -cost[i]) + 15
+                for c in range(6):
+                    j = 6 * i + c
+                    k = self.bcv[c][sh]
+                    key = base + (160 * self.gain_f[k * self.G + g] + 48 * ((w >> (6 * c)) & 63) - j)
+                    if self.cover:
+                        key += 16 * BIG * (_bit(hb, sh + 6 * c) + _bit(hc, k))
+                    if c == 0:  # a "collect nothing" option carries its scare cost only
+                        key = np.where(none, 16 * -cost[i] + 15 - j, key)
+                    best = np.maximum(best, np.where(legal[j], key, NEG))
+            pick = 15 - (best & 15)
+            self.k[g] += 1
         else:
-            value = None
-        pick = self._pick(g, legal, value)
+            pick = self._pick(g, legal)
         first = pick < 6
         box = np.where(first, da - 1, db - 1) + 6 * (pick % 6)
-        ok = ~none
-        self._collect(g[ok], box[ok])
-        self._resolve(g[ok])
+        if any_.all():
+            self._collect(g, box)
+            self._resolve(g)
+        else:
+            self._collect(g[any_], box[any_])
+            self._resolve(g[any_])
         target = np.where(first, db, da) - 1
         calm = self._at(self.scares, target, g) < 3
         self._skull_then_scare(g[calm], target[calm])
@@ -368,50 +409,65 @@ class Games:
 
     def _add_candy(self, g, k):
         t = self.t
-        n = self._at(self.stash, k, g)
+        at = k * self.G + g
+        n = self.stash.reshape(-1)[at]
         ok = n < 7
-        g, k, n = g[ok], k[ok], n[ok]
-        if not g.size:
-            return
-        self._add_at(self.stash, k, g)
-        self._add_at(self.colcnt, n, g)
-        earn = self._at(self.colcnt, n, g) == t.needs[n]  # the column reaches its number just now
-        w, col = g[earn], n[earn]
-        star = t.rew_star[col]
-        self.reward.reshape(-1)[col * self.G + w] = np.where(star, 1, 3)
-        self.p_star[w[star]] += 1
+        if not ok.all():
+            g, k, n, at = g[ok], k[ok], n[ok], at[ok]
+            if not g.size:
+                return
+        self.stash.reshape(-1)[at] = n + 1
+        self.gain_f[at] = self.gt[n + 1]
+        cat = n * self.G + g
+        cc = self.colcnt.reshape(-1)
+        cc[cat] += 1
+        earn = cc[cat] == t.needs[n]  # the column reaches its number just now
+        if earn.any():
+            w, col = g[earn], n[earn]
+            star = t.rew_star[col]
+            self.reward.reshape(-1)[col * self.G + w] = np.where(star, 1, 3)
+            self.p_star[w[star]] += 1
+            self.p_cp[w[~star]] += 1
+            self.pend[w] += 1
 
     def _unlock(self, g, box):
         t = self.t
+        boxes = self.boxes[g]
         for m in range(2):
             s = self.bsym[box, m]
             mask = self.smask[s]
-            missing = mask & ~self.boxes[g]
+            missing = mask & ~boxes
             fin = missing == 0
-            one = np.bitwise_count(missing) == 1
-            pw, bo = self.spow[s], self.sboo[s]
-            for nd, lb, part in ((self.ndp, self.lbp, pw), (self.ndb, self.lbb, bo)):
+            ev = fin | (np.bitwise_count(missing) == 1)
+            if not ev.any():
+                continue
+            e = np.flatnonzero(ev)
+            w, s, mask, missing, fin = g[e], s[e], mask[e], missing[e], fin[e]
+            pw = s < t.n_pow
+            for nd, lb, part in ((self.ndp, self.lbp, pw), (self.ndb, self.lbb, ~pw)):
                 x = fin & part
-                nd[g[x]] &= ~mask[x]
-                lb[g[x]] &= ~mask[x]
-                y = one & part
-                lb[g[y]] |= missing[y]
+                nd[w[x]] &= ~mask[x]
+                lb[w[x]] &= ~mask[x]
+                y = ~fin & part
+                lb[w[y]] |= missing[y]
             if not fin.any():
                 continue
-            w, s = g[fin], s[fin]
+            w, s = w[fin], s[fin]
             self.done[w] |= np.int64(1) << s
             kind = self.skind[s]
-            p = self.spow[s]
+            p = s < t.n_pow
             wp, kp = w[p], kind[p]
             imm = (kp == CAULDRON) | (kp == PYRAMID)
             self._add_at(self.used, kp[imm], wp[imm])
             self.p_cau[wp[kp == CAULDRON]] += 1
             self.p_pyr[wp[kp == PYRAMID]] += 1
+            self.pend[wp[imm]] += 1
             self._add_at(self.ready, kp[~imm], wp[~imm])
             wb, row = w[~p], kind[~p] - 6
             self._add_at(self.bcount, row, wb)
             full = self._at(self.bcount, row, wb) == t.boonus_len[row]
             self.p_row[wb[full]] += 1
+            self.pend[wb[full]] += 1
 
     def _cauldron_value(self, g):
         gains = self._gains(g)
@@ -431,21 +487,23 @@ class Games:
         t = self.t
         top = int(t.pyr_cum[-1])
         while g.size:
-            waiting = self.reward[:, g] == 3
-            wany = waiting.any(0)
-            busy = (self.p_pyr[g] > 0) | (self.p_cau[g] > 0) | wany | (self.p_row[g] > 0) | (self.p_star[g] > 0)
-            if not busy.all():
-                g, waiting, wany = g[busy], waiting[:, busy], wany[busy]
+            g = g[self.pend[g] > 0]
+            if not g.size:
+                return
+            pp = self.p_pyr[g]
+            if pp.any():  # pyramid boxes come first and ask nothing: all of them at once
+                add = np.minimum(pp, top - self.pyramid[g])
+                self.pyramid[g] += add
+                self.lost[g] += pp - add
+                self.pend[g] -= pp
+                self.p_pyr[g] = 0
+                g = g[self.pend[g] > 0]
                 if not g.size:
                     return
-            cat = np.select([self.p_pyr[g] > 0, self.p_cau[g] > 0, wany, self.p_row[g] > 0], [0, 1, 2, 3], 4)
-            w = g[cat == 0]
-            if w.size:
-                self.p_pyr[w] -= 1
-                full = self.pyramid[w] >= top
-                self.lost[w[full]] += 1
-                self.pyramid[w[~full]] += 1
-            w = g[cat == 1]
+            self.pend[g] -= 1
+            cat = np.where(self.p_cau[g] > 0, 1, np.where(self.p_cp[g] > 0, 2, np.where(self.p_row[g] > 0, 3, 4)))
+            count = np.bincount(cat, minlength=5)
+            w = g[cat == 1] if count[1] else g[:0]
             if w.size:
                 self.p_cau[w] -= 1
                 cl = self.caul[w]
@@ -460,10 +518,10 @@ class Games:
                 w, pick = w[~none], pick[~none]
                 self.caul[w] |= np.int64(1) << pick
                 self._add_candy(w, t.cauldron[pick])
-            sel = cat == 2
-            w = g[sel]
+            w = g[cat == 2] if count[2] else g[:0]
             if w.size:
-                col = waiting[:, sel].argmax(0)
+                self.p_cp[w] -= 1
+                col = (self.reward[:, w] == 3).argmax(0)
                 legal = [self.caul[w] != self.caul_all, self.pyramid[w] < top]
                 if self.greedy:
                     here = (self.h_col[w] == -1) | (self.h_col[w] == col)
@@ -475,7 +533,8 @@ class Games:
                 self.reward.reshape(-1)[col * self.G + w] = np.where(none, 4, pick + 1)
                 self.p_cau[w[pick == 0]] += 1
                 self.p_pyr[w[pick == 1]] += 1
-            w = g[cat == 3]
+                self.pend[w[pick >= 0]] += 1
+            w = g[cat == 3] if count[3] else g[:0]
             if w.size:
                 self.p_row[w] -= 1
                 legal, vals = [], []
@@ -498,7 +557,8 @@ class Games:
                 self.lost[w[pick < 0]] += 1
                 for i, act in enumerate(t.actions):
                     {"star": self.p_star, "cauldron": self.p_cau, "pyramid": self.p_pyr}[act][w[pick == i]] += 1
-            w = g[cat == 4]
+                self.pend[w[pick >= 0]] += 1
+            w = g[cat == 4] if count[4] else g[:0]
             if w.size:
                 self.p_star[w] -= 1
                 box = self._any_box(w)
@@ -508,16 +568,16 @@ class Games:
 
     def flat(self) -> np.ndarray:
         t = self.t
-        T = lambda x: x.T
-        bits = (self.boxes[:, None] >> np.arange(36)) & 1
-        sym = (self.done[:, None] >> np.arange(t.n_sym)) & 1
-        caul = (self.caul[:, None] >> np.arange(len(t.cauldron))) & 1
-        one = lambda x: x[:, None]
-        parts = [bits, T(self.scares), T(self.stash), sym[:, :t.n_pow], T(self.used), sym[:, t.n_pow:],
-                 T(self.bcount), T(self.reward), caul, one(self.pyramid), one(self.lost), one(self.stuck),
-                 np.full((self.G, 1), t.turns)]
-        out = np.concatenate([p.astype(np.int64) for p in parts], 1)
-        assert out.shape[1] == layout_of(t)["_size"].stop
+        L = layout_of(t)
+        out = np.empty((self.G, L["_size"].stop), np.int64)
+        bits = lambda x, n: np.unpackbits(x.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :n]
+        sym = bits(self.done, t.n_sym)
+        for name, val in (("boxes", bits(self.boxes, 36)), ("scares", self.scares.T), ("stash", self.stash.T),
+                          ("unlocked", sym[:, :t.n_pow]), ("used", self.used.T), ("boonus", sym[:, t.n_pow:]),
+                          ("bcount", self.bcount.T), ("reward", self.reward.T),
+                          ("cauldron", bits(self.caul, len(t.cauldron))), ("pyramid", self.pyramid[:, None]),
+                          ("lost", self.lost[:, None]), ("stuck", self.stuck[:, None]), ("turn", t.turns)):
+            out[:, L[name]] = val
         return out
 
 
