@@ -32,8 +32,10 @@ def test_invariants_over_many_seeds():
         assert len(path) == len(base["path"])
         assert Counter(sp.get("candy") for sp in path) == counts
         assert [("child" in a) for a in path] == [("child" in b) for b in base["path"]]
-        assert [sp.get("start", False) for sp in path] == [sp.get("start", False) for sp in base["path"]]
-        assert sorted(sp["candy"] for sp in path if sp.get("start")) == sorted(c["id"] for c in base["candies"])
+        flags = [sp.get("start", False) for sp in base["path"]]
+        assert [sp.get("start", False) for sp in path] == flags
+        kinds = sorted(c["id"] for c in base["candies"])
+        assert sorted(sp["candy"] for sp in path if sp.get("start")) == kinds
         seq = [sp["candy"] for sp in path if "candy" in sp]
         assert all(seq[i] != seq[(i + 1) % len(seq)] for i in range(len(seq)))
         assert doc.content.child("bee").condition.kind == "lower_die"

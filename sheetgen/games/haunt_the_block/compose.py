@@ -100,7 +100,9 @@ def _caption(doc, ch, cx, cy, side, box, px, py, w, h) -> list[Item]:
     circles = 2 * R + 1.0 if moon else 0.0
     text_w = cw - 2.0 - (circles * doc.content.uses if moon else 0)
     text_h = chh - 1.4
-    items.append(Para(x + 1.0, y + 0.7, text_w, text_h, f"<b>{ch.name}</b><br/>{power_text(ch)}",
+    partner = next((k.name for k in doc.content.children if k.power == "sweetheart" and k is not ch),
+                   "the other heart")
+    items.append(Para(x + 1.0, y + 0.7, text_w, text_h, f"<b>{ch.name}</b><br/>{power_text(ch, partner)}",
                       size=7.0, id=f"child.{ch.id}.text"))
     if moon:
         for u in range(doc.content.uses):

@@ -70,12 +70,13 @@ def condition_text(c: Condition) -> str:
             "at_most": f"Move {c.value} or fewer spaces"}[c.kind]
 
 
-def power_text(ch: Child) -> str:
+def power_text(ch: Child, partner: str = "the other heart") -> str:
+    """The words printed under a child: its pumpkin condition or its power."""
     if ch.condition is not None:
         return condition_text(ch.condition)
     return {"candy_of_choice": "At once: 1 candy of your choice",
             "star": "At once: circle a star",
-            "sweetheart": "Both Romeo and Juliet: a chocolate bar",
+            "sweetheart": f"With {partner} too: a chocolate bar",
             "add_dice": "Add both dice together",
             "flip_die": "Turn a die upside down",
             "add": f"Add {ch.amount} to a die",
