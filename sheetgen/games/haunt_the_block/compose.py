@@ -96,7 +96,15 @@ def _caption(doc, ch, cx, cy, side, box, px, py, w, h) -> list[Item]:
         cw, chh = CAP_SIDE - 1.0, py - 1.0
         x = px + 0.5 if side == "left" else w - px - 0.5 - cw
         y = cy - chh / 2
-    items: list[Item] = [Box(x, y, cw, chh, CAPTION, id=f"child.{ch.id}.caption", radius=1.0)]
+    # a short stalk from the space to its caption
+    if side in ("top", "bottom"):
+        edge = cy + (box / 2 if side == "top" else -box / 2)
+        stalk = ((cx, edge), (cx, y if side == "top" else y + chh))
+    else:
+        edge = cx + (box / 2 if side == "left" else -box / 2)
+        stalk = ((edge, cy), (x if side == "left" else x + cw, cy))
+    items: list[Item] = [Line(stalk, Style(stroke="#9a9a9a", width=0.5)),
+                         Box(x, y, cw, chh, CAPTION, id=f"child.{ch.id}.caption", radius=1.0)]
     circles = 2 * R + 1.0 if moon else 0.0
     text_w = cw - 2.0 - (circles * doc.content.uses if moon else 0)
     text_h = chh - 1.4
