@@ -114,7 +114,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     thr = np.array(c.thresholds)
 
     # state
-    numbers = np.zeros((G, n), np.int64)
+    numbers = np.zeros((G, n), np.int8)
     pos = np.zeros(G, np.int64)
     stash = np.zeros((G, C), np.int64)
     crossed = np.zeros((G, C), bool)
@@ -132,9 +132,13 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     reached = np.zeros((G, E), bool)
     reached[:, e_stars[:c.start_stars]] = True
 
+    rg = np.full((G, C), gain_of[0], np.int64)  # points one more candy adds to each row
+    pmask = np.zeros(G, np.int64)  # bit k: moon power k unlocked and not used up
+    rflat = rg.reshape(-1)
+
     def rowgain(g):
         """[len(g), C] points one more candy adds to each row."""
-        return np.where(crossed[g], 0, gain_of[stash[g]])
+        return rg[g]
 
     def circle_star(g):
         g = g[circled[g] < S]
@@ -149,6 +153,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
         g, k = g[ok], k[ok]
         col = stash[g, k]
         stash[g, k] = col + 1
+        rg[g, k] = np.where(crossed[g, k], 0, gain_of[col + 1])
         reached[g, e_stash[k, col]] = True
         rows = (stash[g] >= (col + 1)[:, None]).sum(1)
         earn = ~colstar[g, col] & (rows >= thr[col])
@@ -191,6 +196,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
             reached[both, e_rj] = True
         mo = kind == 4
         unlocked[g[mo], ch_moon[ch[mo]]] = True
+        pmask[g[mo]] |= 1 << ch_moon[ch[mo]]
         return g[kind == 1]
 
     def pick(g, legal, value, hit, slot, t):
@@ -225,33 +231,39 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     W = n - 1  # columns: distances 1..n-1 clockwise
     dist = np.arange(1, n)
     DEST = (np.arange(n)[:, None] + dist[None, :]) % n  # [pos, column] -> space
-    ISC = sp_candy[DEST] >= 0
-    CAND = np.maximum(sp_candy[DEST], 0)
     QD = np.where(dist <= D, np.minimum(dist, D) * Q + sp_q[DEST], -1)  # offset in the plan table
-    SYMD = ch_sym[np.maximum(sp_child[DEST], 0)]
+
+    def per_pos(width):
+        """Contiguous [pos, column] tables for the first `width` columns (rows taken by np.take)."""
+        d = DEST[:, :width]
+        return (np.ascontiguousarray(d, np.int32), sp_candy[d] >= 0,
+                np.ascontiguousarray(np.maximum(sp_candy[d], 0), np.int32),
+                np.ascontiguousarray(np.maximum(QD[:, :width], 0), np.int32), QD[:, :width] < 0,
+                np.ascontiguousarray(ch_sym[np.maximum(sp_child[d], 0)], np.int32))
+
+    TABS = {w: per_pos(w) for w in {min(D, W), W}}
     flat = table.ravel()
     nflat = numbers.reshape(-1)
 
     def moves(g, w, a, bd):
         """For games g and the first w columns: dest, legal, value, hit and plan codes."""
         p = pos[g]
-        dest, isc, cand = DEST[p, :w], ISC[p, :w], CAND[p, :w]
-        mask = ((unlocked[g] & (puses[g] < c.uses)) << np.arange(P)).sum(1)
+        dest, isc, cand, qd, far, symd = (np.take(x, p, axis=0) for x in TABS[w])
+        mask = pmask[g]
         base = ((((a - 1) * 6 + bd - 1) * 16 + mask) * (S + 1) + circled[g] - used[g]) * (D + 1) * Q
-        qd = QD[p, :w]
-        plan = np.where(qd >= 0, flat[base[:, None] + np.maximum(qd, 0)], NONE)
-        if w > D:  # doubles: any empty candy space is free
+        plan = flat[base.astype(np.int32)[:, None] + qd]
+        if w > D:  # past the longest move only doubles reach, and they reach any empty candy space
+            plan = np.where(far, NONE, plan)
             plan = np.where(isc, FREE, plan)
-        empty = nflat[(g * n)[:, None] + dest] == 0
+        empty = nflat[(g * n).astype(np.int32)[:, None] + dest] == 0
         legal = empty & (plan != NONE)
-        gain = np.where(isc, rowgain(g).ravel()[(np.arange(len(g)) * C)[:, None] + cand], CHILD_GAIN)
+        gain = np.where(isc, rflat[(g * C).astype(np.int32)[:, None] + cand], CHILD_GAIN)
         value = 10 * gain - cost_of[plan + 2]
         hit = None
         if cover:
             tg = tgt[g, None]
             hit = (e_path[dest] == tg) | (isc & (e_stash[cand, stash[g[:, None], cand]] == tg))
-            sym = SYMD[p, :w]
-            hit |= ~isc & (e_boon[sym, boon[g[:, None], sym]] == tg)
+            hit |= ~isc & (e_boon[symd, boon[g[:, None], symd]] == tg)
             for k in range(P):
                 ep = e_power[k][puses[g, k]]
                 hit |= uses_of[plan + 2, k] & (ep == tgt[g])[:, None]
@@ -289,6 +301,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
                 for p in range(P):
                     gp = m[uses_of[code + 2, p]]
                     puses[gp, p] += 1
+                    pmask[gp[puses[gp, p] == c.uses]] &= ~(1 << p)
                     reached[gp, e_power[p][puses[gp, p] - 1]] = True
                 used[m] += stars_of[code + 2]
                 owed = land(m, dest[movers, k], number)
@@ -303,15 +316,15 @@ def fast(doc, dice, u, policy, targets) -> Batch:
             if len(gc):
                 kk = pick(gc, can[has], -pts0[stash[gc]], hits_of(gc, e_pen[None, :]), 0, t)
                 crossed[gc, kk] = True
+                rg[gc, kk] = 0
                 reached[gc, e_pen[kk]] = True
             for sl in (0, 1):
                 gs = g[has == bool(sl)]
                 if not len(gs):
                     continue
-                p = pos[gs]
-                dest, isc, cand = DEST[p], ISC[p], CAND[p]
+                dest, isc, cand = (np.take(x, pos[gs], axis=0) for x in TABS[W][:3])
                 ok = isc & (nflat[(gs * n)[:, None] + dest] == 0)
-                gain = rowgain(gs).ravel()[(np.arange(len(gs)) * C)[:, None] + cand]
+                gain = rflat[(gs * C)[:, None] + cand]
                 hit = None
                 if cover:
                     tg = tgt[gs, None]
