@@ -93,33 +93,50 @@ class Games:
         flat = arr2d.reshape(-1)
         flat[row * self.G + g] += v
 
-    def _pick(self, g, legal, value=None):
-        """Choose among options given as lists of 1-D arrays in canonical order; -1: no option."""
-        n = legal[0].astype(np.int64)
-        for lg in legal[1:]:
-            n = n + lg
+    def _pick(self, g, legal, value=None, values=None):
+        """Choose among options in canonical order: `legal` is a list of 1-D masks or an [m, n]
+        array; `value(j)` gives option j's greedy values, or `values()` all of them as [m, n].
+        Returns the option number per game, -1 where no option is legal (no decision then)."""
+        if len(g) > 1024:  # many games: one 1-D step per option is cheaper than 2-D reductions
+            legal = list(legal)
+            n = legal[0].astype(np.int64)
+            for lg in legal[1:]:
+                n = n + lg
+            pick = np.full(len(g), -1, np.int64)
+            if self.greedy:
+                vals = values() if values is not None else None
+                best = np.full(len(g), NEG, np.int64)
+                for j, lg in enumerate(legal):
+                    v = vals[j] if vals is not None else value(j)
+                    up = lg & (v > best)
+                    best = np.where(up, v, best)
+                    pick = np.where(up, j, pick)
+            else:
+                r = self._r(g, n)
+                cnt = np.zeros(len(g), np.int64)
+                for j, lg in enumerate(legal):
+                    pick = np.where(lg & (cnt == r), j, pick)
+                    cnt = cnt + lg
+            self.k[g] += n > 0
+            return pick
+        L = legal if isinstance(legal, np.ndarray) else np.stack(legal)
+        n = L.sum(0)
         if self.greedy:
-            best = np.full(len(g), NEG, np.int64)
-            pick = np.full(len(g), -1, np.int64)
-            for j, lg in enumerate(legal):
-                v = value(j)
-                up = lg & (v > best)
-                best = np.where(up, v, best)
-                pick = np.where(up, j, pick)
+            V = values() if values is not None else np.stack([value(j) for j in range(len(L))])
+            pick = np.where(L, V, NEG).argmax(0)
         else:
-            r = self._r(g, n)
-            cnt = np.zeros(len(g), np.int64)
-            pick = np.full(len(g), -1, np.int64)
-            for j, lg in enumerate(legal):
-                pick = np.where(lg & (cnt == r), j, pick)
-                cnt = cnt + lg
+            pick = (L.cumsum(0) > self._r(g, n)).argmax(0)
         self.k[g] += n > 0
-        return pick
+        return np.where(n > 0, pick, -1)
 
     def _r(self, g, n):
         """The random policy's choice: option number floor(u * n) of the decision now."""
         u = self.U[g * self.TK + self.turn * K + self.k[g] % K]
         return (u * n).astype(np.int64)
+
+    def _hc_bits(self, g):
+        """[6, n]: 1 where a candy type helps the cover target."""
+        return (self.h_cand[g][None, :] >> np.arange(6)[:, None]) & 1
 
     def _avail(self, g):
         return ~(self.boxes[g] | self.scared_boxes[g]) & ALL36
@@ -155,42 +172,58 @@ class Games:
 
     # -- a game ------------------------------------------------------------------------------------
     def play(self):
+        """Each turn in three steps over all games at once, so that the games whose effects resolve
+        at the same point share one resolution loop (each game still does its steps in order):
+        1. the first collect of every game (doubles: any box; full moon: die 1; else the plan),
+        2. doubles: the bone; full moon: die 2,   3. the scare."""
+        cat = lambda *parts: np.concatenate(parts)
         for turn in range(self.t.turns):
             self.turn = turn
             self.k[:] = 0
             a, b = self.A[turn], self.B[turn]
             dbl = a == b
-            self._doubles(np.flatnonzero(dbl))
-            self._plain(np.flatnonzero(~dbl), a, b)
+            D, P = np.flatnonzero(dbl), np.flatnonzero(~dbl)
+            M = self._moon_choice(P, a, b)
+            if M.size:
+                P = P[~np.isin(P, M)]
+            # 1. first collect
+            boxD = self._any_box(D) if D.size else D
+            self.stuck[D[boxD < 0]] += 1
+            boxM = self._moon_pick(M, a) if M.size else M
+            boxP, target = self._plan_pick(P, a, b)
+            g, box = cat(D, M, P), cat(boxD, boxM, boxP)
+            ok = box >= 0
+            self._collect(g[ok], box[ok])
+            self._resolve(g[ok])
+            # 2. bone (doubles) and the full moon's second die
+            w, k = self._bone(D)
+            boxM = self._moon_pick(M, b) if M.size else M
+            self._add_candy(w, k)
+            okM = boxM >= 0
+            self._collect(M[okM], boxM[okM])
+            self._resolve(cat(w, M[okM]))
+            # 3. scare
+            calm = self._at(self.scares, target, P) < 3
+            self._skull_then_scare(P[calm], target[calm])
+            if M.size:
+                self._moon_scare(M)
 
-    def _doubles(self, g):
-        if not g.size:
-            return
-        box = self._any_box(g)
-        ok = box >= 0
-        self.stuck[g[~ok]] += 1
-        self._collect(g[ok], box[ok])
-        self._resolve(g[ok])
+    def _bone(self, g):
+        """Doubles: one unlocked bone may be crossed out for a candy of choice. Returns the games
+        that use one and their candies."""
         bone = g[self.ready[BONE, g] > 0]
+        if bone.size:
+            bone = bone[(self.stash[:, bone] < 7).any(0)]
         if not bone.size:
-            return
-        open_ = self.stash[:, bone] < 7
-        bone = bone[open_.any(0)]
-        if not bone.size:
-            return
-        open_ = self.stash[:, bone] < 7
-        legal = [np.ones(len(bone), bool)] + list(open_)
-        if self.greedy:
-            gains = self._gains(bone)
-            hc = self.h_cand[bone]
-        pick = self._pick(bone, legal, lambda j: np.zeros(len(bone), np.int64) if j == 0 else
-                          gains[j - 1] + BIG * _bit(hc, j - 1))
+            return bone, bone
+        legal = np.vstack([np.ones((1, len(bone)), bool), self.stash[:, bone] < 7])
+        pick = self._pick(bone, legal, values=lambda: np.vstack([
+            np.zeros((1, len(bone)), np.int64), self._gains(bone) + BIG * self._hc_bits(bone)]))
         use = pick > 0
         w = bone[use]
         self.used[BONE, w] += 1
         self.ready[BONE, w] -= 1
-        self._add_candy(w, pick[use] - 1)
-        self._resolve(w)
+        return w, pick[use] - 1
 
     def _box_values_all(self, g, legal=None):
         """[n, 36] greedy values of every box (rules.box_value) for the games g, as int32;
@@ -218,21 +251,17 @@ class Games:
     def _best_box_value(self, g):
         return self._box_values_all(g, _bits36(self._avail(g)).astype(bool)).max(1).astype(np.int64)
 
-    def _plain(self, g, a, b):
-        if not g.size:
-            return
+    def _moon_choice(self, g, a, b):
+        """Games that cross out a full moon this turn."""
         m = g[self.ready[MOON, g] > 0]
-        moon = np.zeros(0, np.int64)
-        if m.size:
-            pick = self._pick(m, [np.ones(len(m), bool)] * 2,
-                              (lambda j, v=self._moon_values(m, a, b) if self.greedy else None: v[j]))
-            moon = m[pick == 1]
-        if moon.size:
-            is_moon = np.zeros(self.G, bool)
-            is_moon[moon] = True
-            self._moon_turn(moon, a, b)
-            g = g[~is_moon[g]]
-        self._plan_turn(g, a, b)
+        if not m.size:
+            return m
+        vals = self._moon_values(m, a, b) if self.greedy else None
+        pick = self._pick(m, [np.ones(len(m), bool)] * 2, lambda j: vals[j])
+        m = m[pick == 1]
+        self.used[MOON, m] += 1
+        self.ready[MOON, m] -= 1
+        return m
 
     def _plan_options(self, g, a, b):
         """The 12 (die, child) options: boxes, legality, and (greedy) box values and scare costs."""
@@ -265,12 +294,12 @@ class Games:
         none = (best[0] == NEG) | (best[1] == NEG)
         return [np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)]
 
-    def _plan_turn(self, g, a, b):
+    def _plan_pick(self, g, a, b):
         """Collect with one die, scare with the other: the 12 (die, child) options at once.
         Greedy keys pack value and option: key = 16 * value + (15 - option), so the largest key
         is the best value and, among equals, the first option in canonical order."""
         if not g.size:
-            return
+            return g, g
         da, db = a[g], b[g]
         free = ~(self.boxes[g] | self.scared_boxes[g])
         fields = [(free >> (d - 1)) & self.col for d in (da, db)]  # free boxes per die, at bits 6c
@@ -306,16 +335,8 @@ class Games:
         else:
             pick = self._pick(g, legal)
         first = pick < 6
-        box = np.where(first, da - 1, db - 1) + 6 * (pick % 6)
-        if any_.all():
-            self._collect(g, box)
-            self._resolve(g)
-        else:
-            self._collect(g[any_], box[any_])
-            self._resolve(g[any_])
-        target = np.where(first, db, da) - 1
-        calm = self._at(self.scares, target, g) < 3
-        self._skull_then_scare(g[calm], target[calm])
+        box = np.where(any_, np.where(first, da - 1, db - 1) + 6 * (pick % 6), -1)
+        return box, np.where(first, db, da) - 1
 
     def _skull_then_scare(self, g, target):
         sk = self.ready[SKULL, g] > 0
@@ -338,20 +359,18 @@ class Games:
         now = self._at(self.scares, c, g) == 3
         self.scared_boxes[g[now]] |= np.int64(63) << (6 * c[now])
 
-    def _moon_turn(self, g, a, b):
-        self.used[MOON, g] += 1
-        self.ready[MOON, g] -= 1
-        for die in (a, b):
-            d = die[g]
-            avail = self._avail(g)
-            boxes = [c * 6 + d - 1 for c in range(6)]
-            legal = [_bit(avail, bx).astype(bool) for bx in boxes]
-            ctx = self._ctx(g) if self.greedy else None
-            pick = self._pick(g, legal, lambda c: self._bval(ctx, boxes[c]))
-            ok = pick >= 0
-            w = g[ok]
-            self._collect(w, 6 * pick[ok] + d[ok] - 1)
-            self._resolve(w)
+    def _moon_pick(self, g, die):
+        """Full moon: the child whose box takes this die (-1: no box can)."""
+        d = die[g]
+        avail = self._avail(g)
+        boxes = [c * 6 + d - 1 for c in range(6)]
+        legal = [_bit(avail, bx).astype(bool) for bx in boxes]
+        ctx = self._ctx(g) if self.greedy else None
+        pick = self._pick(g, legal, lambda c: self._bval(ctx, boxes[c]))
+        return np.where(pick >= 0, 6 * pick + d - 1, -1)
+
+    def _moon_scare(self, g):
+        """Full moon: after collecting, scare a child of choice who is not scared (a skull may skip it)."""
         calm = self.scares[:, g] < 3
         g = g[calm.any(0)]
         if not g.size:
@@ -383,7 +402,6 @@ class Games:
         pick = self._pick(g, legal, lambda c: np.where(hs == c, BIG, -(10 * sc[c] + 6 - checked[c])))
         self._scare(g, pick)
 
-    # -- collecting --------------------------------------------------------------------------------
     def _collect(self, g, box):
         if not g.size:
             return
@@ -393,12 +411,12 @@ class Games:
         if bat.any():
             w, cd = g[bat], candy[bat]
             open_ = self.stash[:, w] < 7
-            legal = [np.ones(len(w), bool)] + [open_[k] & (cd != k) for k in range(6)]
-            if self.greedy:
-                gains = self._gains(w)
-                hc = self.h_cand[w]
-                keep = gains.reshape(-1)[cd * len(w) + np.arange(len(w))] + BIG * _bit(hc, cd)
-            pick = self._pick(w, legal, lambda j: keep if j == 0 else gains[j - 1] - 3 + BIG * _bit(hc, j - 1))
+            legal = np.vstack([np.ones((1, len(w)), bool), open_ & (np.arange(6)[:, None] != cd[None, :])])
+            def values():
+                gains = self._gains(w) + BIG * self._hc_bits(w)
+                keep = gains.reshape(-1)[cd * len(w) + np.arange(len(w))]
+                return np.vstack([keep[None, :], gains - 3])
+            pick = self._pick(w, legal, values=values)
             use = pick > 0
             self.used[BAT, w[use]] += 1
             self.ready[BAT, w[use]] -= 1
@@ -506,13 +524,10 @@ class Games:
             w = g[cat == 1] if count[1] else g[:0]
             if w.size:
                 self.p_cau[w] -= 1
-                cl = self.caul[w]
-                legal = [_bit(cl, i) == 0 for i in range(len(t.cauldron))]
-                if self.greedy:
-                    gains = self._gains(w)
-                    hc, hb = self.h_cand[w], self.h_cbox[w]
-                pick = self._pick(w, legal, lambda i: 10 * gains[t.cauldron[i]] + BIG * (
-                    (hb == i) | (_bit(hc, t.cauldron[i]) == 1)))
+                nca = np.arange(len(t.cauldron))[:, None]
+                legal = (self.caul[w][None, :] >> nca) & 1 == 0
+                pick = self._pick(w, legal, values=lambda: 10 * self._gains(w)[t.cauldron] + BIG * (
+                    (nca == self.h_cbox[w][None, :]) | (self._hc_bits(w)[t.cauldron] == 1)))
                 none = pick < 0
                 self.lost[w[none]] += 1
                 w, pick = w[~none], pick[~none]
