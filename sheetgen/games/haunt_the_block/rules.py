@@ -15,6 +15,19 @@ Decisions (OpenSpiel-like: the State lists legal actions in a canonical order, t
 The k-th decision of turn t under "random" picks legal action floor(u[t, k % K] * n_legal).
 "greedy" takes the highest value (`State.value`), the first in canonical order on ties; "cover"
 first keeps the actions that mark its target element directly (`State.marks`), then is greedy.
+
+Readings where the rulebook is silent or ambiguous (each is also in the docstring of its rule):
+- the start space is a candy space; its flag plays no further part (`State.land`);
+- a move is chosen by where it lands; which dice, powers and stars pay for it is not a separate
+  choice: the cheapest plan is spent (`State.plan_for`); powers act once each per roll, in the
+  printed order, any number of stars, each step stopping at 1;
+- "use the lower die" lets powers and stars change that die (`board.meets`, the Bee example);
+- doubles add every empty candy space to the normal moves ("may");
+- penalty only when no space at all can be reached; its "turn number" is the next number, written
+  in any empty candy space, whose candy is collected (`State.begin_turn`);
+- a candy past the last stash column, and a star with no circle left, are lost (`collect`,
+  `circle_star`);
+- moon powers only matter when moving, so the engine uses them only then.
 """
 
 from __future__ import annotations
@@ -194,7 +207,7 @@ class State:
             return list(self.b.starts)
         if self.phase == "move":
             return self._moves
-        if self.phase in ("pirate",):
+        if self.phase == "pirate":
             return list(range(len(self.stash)))
         if self.phase == "cross":
             return [k for k in range(len(self.stash)) if not self.crossed[k]]
