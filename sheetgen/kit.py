@@ -52,6 +52,7 @@ class Part:
     anchor: str = ""  # front parts: the id their section starts with
     first: int = 0  # 1-based page in the kit, set when the kit is laid out
     note: str = ""  # a line about the part, shown on the cover
+    consumable: bool = False  # written on in play: printed --copies times
 
 
 @dataclass
@@ -152,7 +153,7 @@ def render_component(c: Component, paper: str, copies: int) -> Part:
     pages = render_pages(loaded, opts)
     fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
     return Part(c.title, len(pages), "component", copies=n, duplex=len(fronts) != len(pages),
-                pdf=pdf_bytes(pages, c.title), note=c.note)
+                pdf=pdf_bytes(pages, c.title), note=c.note, consumable=consumable(c.kind))
 
 
 def product_title(product: str, games: list) -> str:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 from functools import lru_cache
 
 import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from sheetgen import kit
+from sheetgen import api, kit
 from sheetgen.cli import app
 from sheetgen.draw import pdf_bytes
 from sheetgen.kinds import Options, load, render_pages
@@ -142,12 +144,18 @@ def test_cover_says_what_to_print_and_how(product):
     assert fonts and all("+Lato" in f for f in fonts), fonts  # bundled fonts, embedded subsets
 
 
-def test_same_options_give_the_same_bytes_and_the_cli_writes_them(tmp_path):
+def test_same_options_give_the_same_bytes_across_processes(tmp_path):
     out = tmp_path / "rf.pdf"
-    result = CliRunner().invoke(app, ["kit", "roll-and-fight", "--paper", "a4", "--copies", "1",
-                                      "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    subprocess.run([sys.executable, "-m", "sheetgen", "kit", "roll-and-fight", "--paper", "a4",
+                    "--copies", "1", "--out", str(out)], check=True, capture_output=True)
     assert out.read_bytes() == built("roll-and-fight", "a4")
+
+
+def test_build_makes_every_component_and_every_kit_on_both_papers(tmp_path):
+    labels = [label for label, _ in api.build_jobs(tmp_path)]
+    assert [p.stem for p in kit.known_layouts()] == labels[:len(kit.known_layouts())]
+    for product in kit.products():
+        assert f"{product}-kit.pdf" in labels and f"{product}-kit-letter.pdf" in labels
 
 
 def test_copies_multiply_sheets_but_not_boards_or_cards():
