@@ -128,3 +128,15 @@ def test_bad_board_layouts_are_one_line_errors(tmp_path):
     with pytest.raises(SheetgenError) as err:
         load(bad)
     assert "layout.space" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_boards_refuse_spaces_squeezed_below_their_minimum(tmp_path):
+    bad = tmp_path / "squeezed.yaml"
+    bad.write_text(f"extends: {layouts_dir().resolve()}/roll-and-fight-board.yaml\n"
+                   "layout:\n  side: 70\n  margin: 30\n")
+    with pytest.raises(SheetgenError, match="too small for a d20"):
+        scene(bad)
+    bad.write_text(f"extends: {layouts_dir().resolve()}/rollers-board.yaml\n"
+                   "layout:\n  orientation: portrait\n  margin: 40\n")
+    with pytest.raises(SheetgenError, match="too small for a marker"):
+        scene(bad)

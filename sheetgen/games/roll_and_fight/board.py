@@ -7,11 +7,15 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from ...errors import SheetgenError
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...model import HEX, Colour, IconName, Ident, LayoutFile, PageSetup, Strict, unique_ids
 from ...scene import Box, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import THIN, circle_row, heading, name_line, tint
+
+
+MIN_SPACE = 30.0  # a d20 is about 22 mm across; leave room to set it down
 
 
 class Die(Strict):
@@ -53,7 +57,7 @@ class BoardContent(Strict):
 class BoardLayout(PageSetup):
     per_page: Literal[1, 2] = 2
     boards: int = Field(4, ge=1, le=8, description="boards per copy: one per player, enough for all")
-    space: float = Field(46.0, ge=30.0, le=80.0, description="ROLL / FIGHT space, mm (a d20 needs 30)")
+    space: float = Field(46.0, ge=MIN_SPACE, le=80.0, description="ROLL / FIGHT space, mm (a d20 needs 30)")
     side: float = Field(42.0, ge=30.0, le=70.0, description="width of the Crew and Pile areas, mm")
     accent: Colour = Field("#8a4b1c", pattern=HEX)
 
@@ -138,6 +142,10 @@ def compose_board(doc: RollAndFightBoard, w: float, h: float, ink: bool) -> list
     items += _area(w - lay.side, TOP, lay.side, mid_h, c.pile, "", "pile", accent, ink)
     centre_x, centre_w = lay.side + 4, w - 2 * lay.side - 8
     size = min(lay.space, mid_h - 21, (centre_w - 8) / 2)
+    if size < MIN_SPACE:
+        raise SheetgenError(f"the ROLL and FIGHT spaces would be {size:.0f} mm, too small for a d20",
+                            key="layout.side", fix=f"narrow the Crew/Pile areas or use per_page: 1 "
+                            f"so each space gets {MIN_SPACE:g} mm")
     gap = min(14.0, centre_w - 2 * size)
     sx = centre_x + (centre_w - 2 * size - gap) / 2
     sy = TOP + 9 + max(0.0, (mid_h - 21 - size) / 2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
+from ...errors import SheetgenError
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...model import HEX, Colour, IconName, Ident, LayoutFile, PageSetup, Strict, unique_ids
@@ -100,6 +101,9 @@ def _section(x: float, y: float, w: float, h: float, sec: Section, s: float, acc
                               color="#444444", id=f"{key}.need")]
     gap = 2.5
     s = min(s, (w - 6 - 2 * gap) / 3)  # three to a row must fit the panel
+    if s < 10:
+        raise SheetgenError(f"the OPEN spaces would be {s:.1f} mm wide, too small for a marker",
+                            key="layout.margin", fix="use a smaller margin or landscape paper")
     top = y + 18
     items.append(Text(x + w / 2, top + 3, "OPEN", 8.5, bold=True, align="center", id=f"{key}.open.label"))
     n = 0
