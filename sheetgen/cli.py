@@ -179,10 +179,10 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
 
 @app.command()
 @friendly
-def kit(product: str = typer.Argument(..., help="ghosts-love-candy-too, run-for-your-life, "
-                                      "roll-for-your-life, roll-and-fight or rollers"),
+def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wrong name lists them)"),
         paper: Paper = typer.Option(Paper.a4, "--paper", help="a4 or letter"),
-        copies: int = CopiesOpt,
+        copies: int = typer.Option(1, "--copies", min=1, max=50,
+                                   help="copies of the sheets written on in play"),
         out: Optional[Path] = typer.Option(None, "--out", help="output PDF path")):
     """One print-and-play PDF for a product: cover, contents, rules booklet and every component."""
     from . import kit as kits
