@@ -46,7 +46,7 @@ class Games:
         self.boxes, self.scared_boxes, self.done, self.caul = z(), z(), z(), z()
         self.scares, self.stash, self.colcnt = z(6), z(6), z(7)
         self.ready, self.used, self.bcount, self.reward = z(6), z(6), z(3), z(7)
-        self.pyramid, self.lost, self.stuck = z(), z(), z()
+        self.pyramid, self.lost, self.missed = z(), z(), z()
         self.p_pyr, self.p_cau, self.p_row, self.p_star, self.k = z(), z(), z(), z(), z()
         self.p_cp, self.pend = z(), z()  # cauldron/pyramid choices waiting; all pending effects
         # tables
@@ -188,7 +188,7 @@ class Games:
                 P = P[~np.isin(P, M)]
             # 1. first collect
             boxD = self._any_box(D) if D.size else D
-            self.stuck[D[boxD < 0]] += 1
+            self.missed[D[boxD < 0]] += 1
             boxM = self._moon_pick(M, a) if M.size else M
             boxP, target = self._plan_pick(P, a, b)
             g, box = cat(D, M, P), cat(boxD, boxM, boxP)
@@ -307,7 +307,7 @@ class Games:
         any_ = (fields[0] | fields[1]) != 0
         none = ~any_
         if none.any():
-            self.stuck[g[none]] += 1
+            self.missed[g[none]] += 1
             legal[0] = legal[0] | none  # (die 1 collects nothing, die 2 scares)
             legal[6] = legal[6] | none  # (die 2 collects nothing, die 1 scares)
         if self.greedy:
@@ -591,7 +591,7 @@ class Games:
                           ("unlocked", sym[:, :t.n_pow]), ("used", self.used.T), ("boonus", sym[:, t.n_pow:]),
                           ("bcount", self.bcount.T), ("reward", self.reward.T),
                           ("cauldron", bits(self.caul, len(t.cauldron))), ("pyramid", self.pyramid[:, None]),
-                          ("lost", self.lost[:, None]), ("stuck", self.stuck[:, None]), ("turn", t.turns)):
+                          ("lost", self.lost[:, None]), ("missed", self.missed[:, None]), ("turn", t.turns)):
             out[:, L[name]] = val
         return out
 

@@ -9,8 +9,10 @@ once; both engines end in the same flat state, from which `reached` and the scor
 
 Readings chosen where the rulebook is ambiguous (each is also stated where it is applied):
 - Collecting is mandatory when a box can take a die; a player may not "collect nothing" to pick
-  which child to scare. When no box can take either die, nothing is collected, the player picks
-  which die scares, and the turn counts as `stuck` (the rules name no penalty for it).
+  which child to scare. When no box can take either die (late in a game, with children scared),
+  the collect is skipped, as the rulebook skips a scare no child can take, and the player picks
+  which die scares. That is a legal turn, not a stuck one: `stuck` stays 0 (the state counts these
+  turns as `missed`, so a designer can still see them). Doubles with no box left are missed too.
 - Doubles: one box of any value under any child who is not scared; no scare that turn.
 - Stars, full moon and doubles also only take boxes of children who are not scared.
 - A stash row holds 7 circles; an eighth candy of that type is lost (its box is still crossed).
@@ -141,12 +143,12 @@ def element_ids(doc: TrickySheet) -> list[str]:
 # ---- the flat end state, and what is read from it (same code for both engines) ------------------
 # boxes 36 | scares 6 | stash 6 | unlocked n_pow | used 6 (per power) | boonus done 6 |
 # boonus count 3 | reward state 7 (0 not earned, 1 star / cauldron chosen, 2 pyramid chosen,
-# 3 waiting for the choice, 4 lost) | cauldron NCa | pyramid 1 | lost 1 | stuck 1 | turn 1
+# 3 waiting for the choice, 4 lost) | cauldron NCa | pyramid 1 | lost 1 | missed 1 | turn 1
 
 def layout_of(t: Tables) -> dict[str, slice]:
     sizes = [("boxes", 36), ("scares", 6), ("stash", 6), ("unlocked", t.n_pow), ("used", 6),
              ("boonus", 6), ("bcount", 3), ("reward", 7), ("cauldron", len(t.cauldron)),
-             ("pyramid", 1), ("lost", 1), ("stuck", 1), ("turn", 1)]
+             ("pyramid", 1), ("lost", 1), ("missed", 1), ("turn", 1)]
     out, at = {}, 0
     for name, n in sizes:
         out[name] = slice(at, at + n)
@@ -212,7 +214,7 @@ def finish(t: Tables, state: np.ndarray) -> Batch:
     unused = ((per_kind - state[:, L["used"]]) * optional[None, :]).sum(1) + state[:, L["lost"]][:, 0]
     return Batch(score=scores(t, state).astype(np.int64), reached=reached(t, state),
                  penalties=np.zeros(len(state), np.int64), unused_powers=unused.astype(np.int64),
-                 stuck=state[:, L["stuck"]][:, 0].astype(np.int64),
+                 stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
                  turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state.astype(np.int64))
 
 
@@ -300,7 +302,7 @@ class State:
         self.cauldron = [False] * len(t.cauldron)
         self.pyramid = 0
         self.lost = 0
-        self.stuck = 0
+        self.missed = 0  # collects no box could take
         self.turn = 0
         self.rem = [int(n) for n in t.sym_size]  # unchecked linked boxes per symbol
         self.done = [False] * t.n_sym + [True]
@@ -365,7 +367,7 @@ class State:
     def flat(self) -> np.ndarray:
         parts = [[self.boxes >> b & 1 for b in range(36)], self.scares, self.stash,
                  [int(u) for u in self.unlocked], self.used, [int(x) for x in self.boonus], self.bcount,
-                 self.reward, [int(x) for x in self.cauldron], [self.pyramid], [self.lost], [self.stuck],
+                 self.reward, [int(x) for x in self.cauldron], [self.pyramid], [self.lost], [self.missed],
                  [self.turn]]
         return np.array([v for p in parts for v in p], np.int64)
 
@@ -385,7 +387,7 @@ class State:
             box = yield Decision("any_box", options)
             yield from self._collect(box)
         else:
-            self.stuck += 1
+            self.missed += 1
         if self.ready("bone") and self.open_types():
             choice = yield Decision("bone", [None] + self.open_types())
             if choice is not None:
@@ -415,7 +417,7 @@ class State:
         options = [(i, c) for i in (0, 1) for c in range(6) if self.available(c * 6 + dice[i] - 1)]
         if not options:
             # No box can take either die: nothing is collected; the player picks the scare die.
-            self.stuck += 1
+            self.missed += 1
             options = [(0, None), (1, None)]
         i, c = yield Decision("plan", options, {"dice": dice})
         if c is not None:
