@@ -226,6 +226,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     stars_of = np.where(real, np.abs(codes % SHIFT - SHIFT // 2), 0)
     uses_of = combo_uses[cmb]  # [code, P]
     cost_of = uses_of.sum(1) + stars_of
+    ubits_of = (uses_of << np.arange(len(MOON_POWERS))).sum(1)
     Q = len(b.pumpkin_conditions) + 1
     cover = policy == "cover"
     W = n - 1  # columns: distances 1..n-1 clockwise
@@ -262,11 +263,17 @@ def fast(doc, dice, u, policy, targets) -> Batch:
         hit = None
         if cover:
             tg = tgt[g, None]
-            hit = (e_path[dest] == tg) | (isc & (e_stash[cand, stash[g[:, None], cand]] == tg))
-            hit |= ~isc & (e_boon[symd, boon[g[:, None], symd]] == tg)
+            hit = e_path[dest] == tg
+            nxt = np.where(isc, e_stash.ravel()[cand * (ncol + 1) + stash.ravel()[(g * C)[:, None] + cand]],
+                           e_boon.ravel()[symd * (maxs + 1) + boon.ravel()[(g * 3)[:, None] + symd]])
+            hit |= nxt == tg
+            # the power (if any) whose next use-circle is this game's target
+            tk = np.full(len(g), -1)
             for k in range(P):
-                ep = e_power[k][puses[g, k]]
-                hit |= uses_of[plan + 2, k] & (ep == tgt[g])[:, None]
+                tk = np.where(e_power[k][puses[g, k]] == tgt[g], k, tk)
+            aim = tk >= 0
+            if aim.any():
+                hit |= aim[:, None] & ((ubits_of[plan + 2] >> np.maximum(tk, 0)[:, None]) & 1).astype(bool)
         return dest, legal, value, hit, plan, isc
 
     def hits_of(g, ids):
