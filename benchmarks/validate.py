@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from sheetgen.kinds import known_layouts, load
-from sheetgen.validate.engine import POLICIES, Rules
+from sheetgen.validate.engine import BATCH, POLICIES, Rules
 from sheetgen.validate.run import rules_of, run, sheets_of
 
 
@@ -54,11 +54,13 @@ def measured_layouts(names: list[str] | None):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=65_536, help="games per fast-engine call")
-    ap.add_argument("--ref-games", type=int, default=1_000, help="games per reference-engine call")
-    ap.add_argument("--run-games", type=int, default=100_000, help="games per policy for run()")
+    ap.add_argument("--games", type=int, default=BATCH, help="games per fast-engine call (default: one batch)")
+    ap.add_argument("--ref-games", type=int, default=300, help="games per reference-engine call")
+    ap.add_argument("--run-games", type=int, default=50_000, help="games per policy for run()")
     ap.add_argument("--layout", nargs="*", help="only these layouts")
     args = ap.parse_args()
+    print(f"one core, best of 3 engine calls (inputs not counted); {os.cpu_count()} cores here, load average "
+          f"{os.getloadavg()[0]:.1f}")
     print(f"{'layout':<18} {'engine':<9} {'policy':<7} {'games':>7} {'games/s':>11}")
     for loaded in measured_layouts(args.layout):
         try:
@@ -69,6 +71,8 @@ def main() -> None:
         _, _, doc = sheets_of(loaded, rules)[0]
         speed = {}
         for engine, games, repeat in (("fast", args.games, 3), ("reference", args.ref_games, 1)):
+            if engine == "fast":  # warm up (first-call imports and caches)
+                games_per_second(rules, doc, engine, "greedy", 64, 1)
             for policy in POLICIES:
                 try:
                     speed[engine, policy] = games_per_second(rules, doc, engine, policy, games, repeat)
