@@ -78,15 +78,21 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
                           id=f"{pid}.box.{v}.value"))
         items.append(Icon(candy.icon, bx + box / 2, by + bh - box * 0.48, box * 0.78,
                           id=f"{pid}.box.{v}.candy", fill=candy.colour, mono=ink))
-    # power symbols above, each bracketed to its boxes
+    # power symbols above, each bracketed to its boxes (spread out if their boxes interleave)
     sym = 7.4
     sy = y + 18.0
     square = ch.power in IMMEDIATE
-    for j, link in enumerate(ch.powers, 1):
-        xs = [centres[v - 1] for v in link.boxes]
-        sx = sum(xs) / len(xs)
+    groups = [[centres[v - 1] for v in link.boxes] for link in ch.powers]
+    xs_sym = [sum(xs) / len(xs) for xs in groups]
+    spans = sorted((min(xs), max(xs)) for xs in groups)
+    interleaved = any(b[0] < a[1] for a, b in zip(spans, spans[1:]))
+    if interleaved or any(abs(p - q) < sym + 2 for i, p in enumerate(xs_sym) for q in xs_sym[i + 1:]):
+        n = len(groups)
+        xs_sym = [bx0 + (6 * box + 5 * GAP) * (2 * j + 1) / (2 * n) for j in range(n)]
+    for j, (xs, sx) in enumerate(zip(groups, xs_sym), 1):
         sid = f"{pid}.power.{j}"
-        items += _bracket(xs, by - 2.0, by, sx, sy + sym / 2 + 1.0)
+        level = (j - 1) * 1.3 if interleaved else 0.0
+        items += _bracket(xs, by - 2.0 - level, by, sx, sy + sym / 2 + 1.0)
         items.append(_symbol_frame(sx, sy, sym, square, sid))
         items.append(Icon(ch.power, sx, sy, sym, id=sid, mono=ink))
     # Boo-nus symbol below, bracketed to its boxes
@@ -283,15 +289,16 @@ def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]
     items += name_line(left_w - 78, 8, 78)
     top = 18.0
     bottom = 30.0
+    foot = 5.0 if doc.variant is not None else 0.0  # the variant's line along the bottom
     pw = (left_w - 2 * 3) / 3
-    ph = (h - top - bottom - 3) / 2
+    ph = (h - top - bottom - foot - 3) / 2
     order = sorted(c.children, key=lambda ch: ch.number)
     for i, ch in enumerate(order):
         row, col = divmod(i, 3)
         items += _child(doc, ch, col * (pw + 3), top + row * (ph + 3), pw, ph, ink)
     by = top + 2 * ph + 6
     if doc.layout.rules_summary:
-        items.append(Para(0, by, left_w - 84, h - by, HOW_TO, 7.5, id="howto"))
+        items.append(Para(0, by, left_w - 84, h - by - foot, HOW_TO, 7.5, id="howto"))
     items += _score(doc, left_w - 80, by - 1, 80)
     # right column
     y = 0.0
@@ -309,7 +316,7 @@ def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]
     part, used = _boonus(doc, rx, y, RIGHT_W, ink)
     items += part
     if doc.variant is not None:
-        items += variant_stamp(doc.variant, rx, h, RIGHT_W, 12.0)
+        items += variant_stamp(doc.variant, 0, h, w, 12.0)
     return items
 
 

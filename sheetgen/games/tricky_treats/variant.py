@@ -2,8 +2,8 @@
 
 Kept: the six children with their numbers and powers, the candy types, the stash points, the
 texts. Drawn anew: which candy sits in which box (a Latin square again: each candy once per child
-and once per die value), how each child's boxes split between its 2 or 3 power symbols (groups of
-2 to 4 boxes), which children carry which Boo-nus symbol (two each) and its 3 boxes, the stash
+and once per die value), how each child's boxes split between its 2 or 3 power symbols (runs of
+2 to 4 neighbouring boxes, so the brackets stay easy to read), which children carry which Boo-nus symbol (two each) and its 3 boxes, the stash
 thresholds (within one of the shipped ones), the CAULDRON candies and the PYRAMID levels.
 """
 
@@ -31,12 +31,11 @@ def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> d
     for i, child in enumerate(sorted(out["children"], key=lambda ch: ch["number"])):
         child["boxes"] = [candies[k] for k in square[i]]
         sizes = SPLITS[int(rng.integers(len(SPLITS)))]
-        values = [int(v) for v in rng.permutation(6) + 1]
-        groups, at = [], 0
+        groups, at = [], 1
         for n in sizes:
-            groups.append(sorted(values[at:at + n]))
+            groups.append(list(range(at, at + n)))
             at += n
-        child["powers"] = [{"boxes": g} for g in sorted(groups)]
+        child["powers"] = [{"boxes": g} for g in groups]
         child["boonus"] = {"symbol": boonus[i], "boxes": sorted(int(v) for v in rng.choice(6, 3, replace=False) + 1)}
     for r in out["stash"]["rewards"]:
         r["needs"] = int(np.clip(r["needs"] + rng.integers(-1, 2), 1, 6))
