@@ -24,7 +24,7 @@ import yaml
 
 from .draw import pdf_bytes
 from .errors import SheetgenError
-from .kinds import KINDS, Loaded, Options, known_layouts, load, render_pages
+from .kinds import KINDS, Loaded, Options, kind, known_layouts, load, render_pages
 
 RULES_KIND = "rules-cards"
 TITLES = {"ghosts-love-candy-too": "Ghosts Love Candy Too"}  # products of several games
@@ -105,8 +105,6 @@ def base_layouts() -> list[tuple[Path, str]]:
 
 
 def _kind_product(name: str) -> str | None:
-    from .kinds import kind
-
     return kind(name).product if name in KINDS else None
 
 
@@ -140,9 +138,8 @@ def components(product: str) -> list[Component]:
 
 
 def consumable(kind_name: str) -> bool:
-    """Written on during play, so printed --copies times."""
-    from .kinds import kind
-
+    """Written on during play, so printed --copies times: roll-and-write sheets (they have a rules
+    engine), status sheets and score pads."""
     return kind(kind_name).rules is not None or kind_name.endswith(("-status", "-pad"))
 
 
