@@ -166,3 +166,21 @@ def test_scarecrow_wants_a_plain_die(board):
     assert 3 not in dict(s.legal_actions())  # 2 + star is not a plain die
     s.begin_turn((3, 5))
     assert dict(s.legal_actions())[3] == (COMBOS.index((0, 0)), 0)
+
+
+def test_a_whole_game_of_double_sixes(board):
+    """Dice 6-6 every turn, always the first legal action: the nearest empty candy space (doubles),
+    or a child one space on when five stars can turn a 6 into a 1. Worked out by hand: children
+    are passed by until space 29 (six stars circled by then: the start, columns 1, 2, 3, 6, 5),
+    the Black Cat takes five of them (its own star is lost: no circle left); 31 lands on space 40.
+    Stash peppermint 6, gummy bear 4, candy corn 6, toffee 4, lollipop 5, gumball 5:
+    21 + 10 + 21 + 10 + 15 + 15 = 92, plus the all-stars bar = 97."""
+    s = play(board, np.full((31, 2), 6, np.int8), np.zeros((31, 2)), "random", None)
+    written = [i for i, v in enumerate(s.numbers) if v]
+    assert written == [0, 1, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 22, 23, 24, 25, 27,
+                       28, 29, 30, 31, 32, 34, 35, 37, 38, 39]
+    assert [s.numbers[i] for i in written] == list(range(1, 32))
+    assert s.stash == [6, 5, 6, 4, 5, 4]  # candy order: peppermint gumball corn gummy lollipop toffee
+    assert all(s.col_star) and s.circled == 6 and s.used_stars == 5
+    assert s.boonus == [0, 1, 0] and s.bars == {"bar.stars"}
+    assert s.score() == 97 and s.tie_break() == 1 and s.unused_powers() == 1 and s.penalties == 0
