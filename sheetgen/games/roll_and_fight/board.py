@@ -3,6 +3,8 @@ Pile on the right, a reminder of the seven dice and the tiebreaks, and a seven-r
 
 from __future__ import annotations
 
+import math
+
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -92,8 +94,31 @@ def _space(x: float, y: float, size: float, space: Space, key: str, accent: str,
             Para(x - 4, y + size + 2, size + 8, 9, space.hint, 8, align="center", id=f"{key}.hint")]
 
 
+def _polygon(n: int, cx: float, cy: float, r: float, rot: float = -90, sy: float = 1.0):
+    return [(cx + r * math.cos(math.radians(rot + i * 360 / n)),
+             cy + sy * r * math.sin(math.radians(rot + i * 360 / n))) for i in range(n)]
+
+
+def _silhouette(sides: int, cx: float, cy: float, r: float, key: str) -> list[Item]:
+    """The outline a die of that many sides shows on the table: d4 triangle, d6 square, d8
+    diamond, d10 kite, d12 pentagon, d20 hexagon with its front face."""
+    style = Style(width=0.3, fill="#ffffff")
+    shapes = {4: _polygon(3, cx, cy + r * 0.2, r * 1.05), 6: _polygon(4, cx, cy, r * 1.05, rot=-45),
+              8: _polygon(4, cx, cy, r * 1.1, sy=1.0), 12: _polygon(5, cx, cy, r),
+              20: _polygon(6, cx, cy, r, rot=-90)}
+    if sides == 10:
+        pts = [(cx, cy - r * 1.1), (cx + r * 0.95, cy - r * 0.1), (cx, cy + r * 0.95), (cx - r * 0.95, cy - r * 0.1)]
+    else:
+        pts = shapes.get(sides, _polygon(max(3, min(sides, 8)), cx, cy, r))
+    items: list[Item] = [Line(tuple(pts), style, id=key, closed=True)]
+    if sides == 20:
+        items.append(Line(tuple(_polygon(3, cx, cy + r * 0.1, r * 0.6, rot=-90)), Style(width=0.25),
+                          closed=True))
+    return items
+
+
 def _dice(x: float, y: float, w: float, doc: RollAndFightBoard, ink: bool) -> list[Item]:
-    """The seven dice, each a small labelled tile with its range and how to read it."""
+    """The seven dice, each a small labelled tile with its outline, range and how to read it."""
     items: list[Item] = [heading(x, y + 3, "Your seven dice", 8.5, id="dice.title")]
     n = len(doc.content.dice)
     gap = 1.5
@@ -101,13 +126,14 @@ def _dice(x: float, y: float, w: float, doc: RollAndFightBoard, ink: bool) -> li
     fill = "#ffffff" if ink else tint(doc.layout.accent, 0.1)
     for i, die in enumerate(doc.content.dice):
         tx = x + i * (tw + gap)
-        items += [Box(tx, y + 5, tw, 18, Style(width=0.3, fill=fill), id=f"dice.{die.id}", radius=1.5),
-                  Text(tx + tw / 2, y + 11, die.name, 10, bold=True, align="center",
+        items += [Box(tx, y + 5, tw, 21, Style(width=0.3, fill=fill), id=f"dice.{die.id}", radius=1.5),
+                  *_silhouette(die.sides, tx + tw / 2, y + 9.5, 2.8, f"dice.{die.id}.shape"),
+                  Text(tx + tw / 2, y + 17, die.name, 10, bold=True, align="center",
                        id=f"dice.{die.id}.name"),
-                  Text(tx + tw / 2, y + 15.5, f"{die.sides} sides", 6.5, align="center",
+                  Text(tx + tw / 2, y + 20.5, f"{die.sides} sides", 6.5, align="center",
                        id=f"dice.{die.id}.sides")]
         if die.note:
-            items.append(Text(tx + tw / 2, y + 20, die.note, 6, align="center", color="#444444",
+            items.append(Text(tx + tw / 2, y + 24.3, die.note, 6, align="center", color="#444444",
                               id=f"dice.{die.id}.note"))
     return items
 
