@@ -18,6 +18,7 @@ from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 NEG = -(1 << 40)
 NEG32 = -(1 << 30)
+BONUS_W = np.array([3, 3, 30, 30], np.int32)  # rules.box_value: 3 per open symbol, 30 more if it completes
 ALL36 = (1 << 36) - 1
 DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never one missing, never complete
 
@@ -227,12 +228,14 @@ class Games:
 
     def _box_values_all(self, g, legal=None):
         """[n, 36] greedy values of every box (rules.box_value) for the games g, as int32;
-        NEG32 where `legal` is False."""
-        bits = lambda m: _bits36(m)
-        gains = self.gain[:, g].astype(np.int32).T[:, self.bc]
-        v = 10 * gains + 3 * (bits(self.ndp[g]) + bits(self.ndb[g])) + 30 * (bits(self.lbp[g]) + bits(self.lbb[g]))
+        NEG32 where `legal` is False. The four symbol masks are unpacked in one step."""
+        n = len(g)
+        masks = np.stack([self.ndp[g], self.ndb[g], self.lbp[g], self.lbb[g]], 1)
+        bits = np.unpackbits(masks.view(np.uint8).reshape(n, 32), axis=1, bitorder="little")
+        bonus = BONUS_W @ bits.reshape(n, 4, 64)[:, :, :36].astype(np.int32)
+        v = 10 * self.gain[:, g].astype(np.int32).T[:, self.bc] + bonus
         if self.cover:
-            v += BIG * (bits(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1).astype(np.int32))
+            v += BIG * (_bits36(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1).astype(np.int32))
         if legal is not None:
             v[~legal] = NEG32
         return v
@@ -449,43 +452,44 @@ class Games:
             self.pend[w] += 1
 
     def _unlock(self, g, box):
+        """Symbols the box belongs to (a power and a Boo-nus symbol, both handled in one pass):
+        a symbol now one box short marks that box in lb*; a full one is circled or crossed out."""
         t = self.t
-        boxes = self.boxes[g]
-        for m in range(2):
-            s = self.bsym[box, m]
-            mask = self.smask[s]
-            missing = mask & ~boxes
-            fin = missing == 0
-            ev = fin | (np.bitwise_count(missing) == 1)
-            if not ev.any():
-                continue
-            e = np.flatnonzero(ev)
-            w, s, mask, missing, fin = g[e], s[e], mask[e], missing[e], fin[e]
-            pw = s < t.n_pow
-            for nd, lb, part in ((self.ndp, self.lbp, pw), (self.ndb, self.lbb, ~pw)):
-                x = fin & part
+        s = self.bsym[box].reshape(-1)
+        w = np.repeat(g, 2)
+        mask = self.smask[s]
+        missing = mask & ~self.boxes[w]
+        fin = missing == 0
+        ev = fin | (np.bitwise_count(missing) == 1)
+        if not ev.any():
+            return
+        e = np.flatnonzero(ev)
+        w, s, mask, missing, fin = w[e], s[e], mask[e], missing[e], fin[e]
+        pw = s < t.n_pow
+        for nd, lb, part in ((self.ndp, self.lbp, pw), (self.ndb, self.lbb, ~pw)):
+            x = fin & part
+            if x.any():
                 nd[w[x]] &= ~mask[x]
                 lb[w[x]] &= ~mask[x]
-                y = ~fin & part
-                lb[w[y]] |= missing[y]
-            if not fin.any():
-                continue
-            w, s = w[fin], s[fin]
-            self.done[w] |= np.int64(1) << s
-            kind = self.skind[s]
-            p = s < t.n_pow
-            wp, kp = w[p], kind[p]
-            imm = (kp == CAULDRON) | (kp == PYRAMID)
-            self._add_at(self.used, kp[imm], wp[imm])
-            self.p_cau[wp[kp == CAULDRON]] += 1
-            self.p_pyr[wp[kp == PYRAMID]] += 1
-            self.pend[wp[imm]] += 1
-            self._add_at(self.ready, kp[~imm], wp[~imm])
-            wb, row = w[~p], kind[~p] - 6
-            self._add_at(self.bcount, row, wb)
-            full = self._at(self.bcount, row, wb) == t.boonus_len[row]
-            self.p_row[wb[full]] += 1
-            self.pend[wb[full]] += 1
+            y = ~fin & part
+            lb[w[y]] |= missing[y]
+        if not fin.any():
+            return
+        w, s = w[fin], s[fin]
+        np.bitwise_or.at(self.done, w, np.int64(1) << s)
+        kind = self.skind[s]
+        p = s < t.n_pow
+        wp, kp = w[p], kind[p]
+        imm = (kp == CAULDRON) | (kp == PYRAMID)
+        self._add_at(self.used, kp[imm], wp[imm])
+        self.p_cau[wp[kp == CAULDRON]] += 1
+        self.p_pyr[wp[kp == PYRAMID]] += 1
+        self._add_at(self.ready, kp[~imm], wp[~imm])
+        wb, row = w[~p], kind[~p] - 6
+        self._add_at(self.bcount, row, wb)
+        full = self._at(self.bcount, row, wb) == t.boonus_len[row]
+        self.p_row[wb[full]] += 1
+        np.add.at(self.pend, np.concatenate([wp[imm], wb[full]]), 1)
 
     def _cauldron_value(self, g):
         gains = self._gains(g)
