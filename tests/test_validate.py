@@ -182,6 +182,8 @@ def test_multi_sheet_reports_each_sheet(tmp_path):
 def test_cover_with_too_few_games_says_so(tmp_path):
     report = check(kinds.load(toy(tmp_path, FULL)), games=3, seed=0, workers=1)
     assert "aimed at only 3 of the 6 elements" in report.sheets[0].notes[0]
+    report = run(kinds.load(toy(tmp_path, FULL + [7])), 100, policies=("greedy",), workers=1)
+    assert "cover policy" in report.sheets[0].notes[0] and "was not played" in report.sheets[0].notes[0]
 
 
 def test_engine_breaking_the_contract_is_reported(tmp_path, monkeypatch):

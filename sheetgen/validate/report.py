@@ -143,6 +143,8 @@ class SheetReport:
         if cover and cover.games < len(self.elements):
             return [f"the cover policy aimed at only {cover.games} of the {len(self.elements)} elements; "
                     f"play --games {len(self.elements)} or more to aim at each"]
+        if not cover and self.unreached:
+            return ["the cover policy, which aims at each element in turn, was not played (--policy all)"]
         return []
 
     @property
