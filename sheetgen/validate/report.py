@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -187,7 +187,6 @@ class Report:
     sheets: list[SheetReport]
     workers: int = 1
     seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
 
     @property
     def completable(self) -> bool:
