@@ -8,6 +8,8 @@ CAULDRON and PYRAMID sections and the Boo-nus section.
 
 from __future__ import annotations
 
+from ...draw import fit_paragraph
+from ...errors import SheetgenError
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
@@ -106,7 +108,7 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
                       align="right" if left else "left", id=f"{pid}.boonus.label"))
     # the power in a few words
     pt = c.power_texts[ch.power]
-    rule = "use at once" if square else "circle when unlocked, cross out to use"
+    rule = "used at once" if square else "circle it when unlocked; cross it out to use it"
     items.append(Para(x + 2.5, bsy + 4.6, w - 5, y + h - (bsy + 4.6) - 1.0,
                       f"<b>{pt.name}</b> ({rule}): {pt.text}", 8.0, id=f"{pid}.power.text"))
     return items
@@ -278,6 +280,19 @@ HOW_TO = ("<b>Each turn</b> roll two dice. <b>Collect</b> with one die: cross ou
           "<b>Star:</b> cross out any box you like and stash its candy. After 16 turns, score.")
 
 
+def _fits(p: Para) -> bool:
+    try:
+        fit_paragraph(p)
+    except SheetgenError:
+        return False
+    return True
+
+
+REWARDS = ("<b>Stash rewards</b> (any order): a column with as many checks as its number earns its reward "
+           "at once. <b>Star:</b> cross out any box of a child not scared; stash its candy. "
+           "<b>Cauldron or pyramid:</b> cross out one, check a box in that section.")
+
+
 def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]:
     c = doc.content
     items: list[Item] = []
@@ -315,6 +330,11 @@ def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]
     y += max(used_c, used_p) + 2.0
     part, used = _boonus(doc, rx, y, RIGHT_W, ink)
     items += part
+    y += used + 3.0
+    room = h - y - (14.0 if doc.variant is not None else 0.0)
+    rewards = Para(rx, y, RIGHT_W, room, REWARDS, 7.5, min_size=6.5, id="rewards.howto")
+    if doc.layout.rules_summary and room > 5 and _fits(rewards):
+        items.append(rewards)
     if doc.variant is not None:
         items += variant_stamp(doc.variant, 0, h, w, 12.0)
     return items
