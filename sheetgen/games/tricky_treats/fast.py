@@ -83,7 +83,12 @@ class Games:
         self.h_cbox = arr(lambda h: h.cauldron_box, -1)
         self.h_col = arr(lambda h: h.column, -1)
         self.h_star = ((self.h_boxes != 0) | (self.h_cand != 0)).astype(np.int64)
-        self.turn = 0
+        self.tn = np.zeros(G, np.int64)  # each game's turn: games need not move in step
+        self.ph = np.zeros(G, np.int64)  # where each game is in its turn (see play)
+        self.tk = np.zeros(G, np.int64)  # this turn's kind: doubles, full moon or plan
+        self.target = np.zeros(G, np.int64)  # the child the plan's second die scares
+        self.a = np.zeros(G, np.int64)  # this turn's dice
+        self.b = np.zeros(G, np.int64)
 
     # -- helpers -----------------------------------------------------------------------------------
     def _at(self, arr2d, row, g):
@@ -132,7 +137,7 @@ class Games:
 
     def _r(self, g, n):
         """The random policy's choice: option number floor(u * n) of the decision now."""
-        u = self.U[g * self.TK + self.turn * K + self.k[g] % K]
+        u = self.U[g * self.TK + self.tn[g] * K + self.k[g] % K]
         return (u * n).astype(np.int64)
 
     def _hc_bits(self, g):
@@ -173,41 +178,82 @@ class Games:
 
     # -- a game ------------------------------------------------------------------------------------
     def play(self):
-        """Each turn in three steps over all games at once, so that the games whose effects resolve
-        at the same point share one resolution loop (each game still does its steps in order):
-        1. the first collect of every game (doubles: any box; full moon: die 1; else the plan),
-        2. doubles: the bone; full moon: die 2,   3. the scare."""
-        cat = lambda *parts: np.concatenate(parts)
-        for turn in range(self.t.turns):
-            self.turn = turn
-            self.k[:] = 0
-            a, b = self.A[turn], self.B[turn]
-            dbl = a == b
-            D, P = np.flatnonzero(dbl), np.flatnonzero(~dbl)
-            M = self._moon_choice(P, a, b)
-            if M.size:
-                P = P[~np.isin(P, M)]
-            # 1. first collect
-            boxD = self._any_box(D) if D.size else D
-            self.missed[D[boxD < 0]] += 1
-            boxM = self._moon_pick(M, a) if M.size else M
-            boxP, target = self._plan_pick(P, a, b)
-            g, box = cat(D, M, P), cat(boxD, boxM, boxP)
+        """Games move through their turns independently, so that one game's long chain of effects
+        does not hold the others up. Each round, every game does what its phase asks:
+        START: roll; the first collect (doubles: any box; full moon: die 1; else the plan);
+        RESOLVE1 / RESOLVE2: one pending effect (the phase ends when none is left);
+        STEP2: doubles: the bone; full moon: die 2;   SCARE: the scare, then the next turn.
+        A game with nothing pending plays a whole turn in one round. Each game still does its own
+        steps in the reference's order, so the results are the same."""
+        START, R1, STEP2, R2, SCARE, OVER = range(6)
+        T, G = self.t.turns, self.G
+        A, B = self.A.reshape(-1), self.B.reshape(-1)
+        ph = self.ph
+        while True:
+            g = np.flatnonzero(ph == START)
+            if g.size:
+                self._start(g, A, B)
+                ph[g] = R1
+            r = np.flatnonzero((ph == R1) | (ph == R2))
+            self._resolve_step(r)
+            r = r[self.pend[r] == 0]
+            ph[r] += 1  # R1 -> STEP2, R2 -> SCARE
+            g = np.flatnonzero(ph == STEP2)
+            if g.size:
+                self._step2(g)
+                ph[g] = R2
+                g = g[self.pend[g] == 0]
+                ph[g] = SCARE
+            g = np.flatnonzero(ph == SCARE)
+            if g.size:
+                self._scare_step(g)
+                self.tn[g] += 1
+                self.k[g] = 0
+                ph[g] = np.where(self.tn[g] >= T, OVER, START)
+            elif not (ph != OVER).any():
+                return
+
+    def _start(self, g, A, B):
+        D_, M_, P_ = 0, 1, 2
+        at = self.tn[g] * self.G + g
+        self.a[g], self.b[g] = A[at], B[at]
+        a, b = self.a, self.b
+        dbl = a[g] == b[g]
+        D, P = g[dbl], g[~dbl]
+        M = self._moon_choice(P, a, b)
+        if M.size:
+            P = P[~np.isin(P, M)]
+        self.tk[D], self.tk[M], self.tk[P] = D_, M_, P_
+        boxD = self._any_box(D) if D.size else D
+        self.missed[D[boxD < 0]] += 1
+        boxM = self._moon_pick(M, a) if M.size else M
+        boxP, target = self._plan_pick(P, a, b)
+        self.target[P] = target
+        g, box = np.concatenate([D, M, P]), np.concatenate([boxD, boxM, boxP])
+        ok = box >= 0
+        self._collect(g[ok], box[ok])
+
+    def _step2(self, g):
+        """Doubles: the bone; full moon: the second die."""
+        kind = self.tk[g]
+        w, k = self._bone(g[kind == 0])
+        self._add_candy(w, k)
+        M = g[kind == 1]
+        if M.size:
+            box = self._moon_pick(M, self.b)
             ok = box >= 0
-            self._collect(g[ok], box[ok])
-            self._resolve(g[ok])
-            # 2. bone (doubles) and the full moon's second die
-            w, k = self._bone(D)
-            boxM = self._moon_pick(M, b) if M.size else M
-            self._add_candy(w, k)
-            okM = boxM >= 0
-            self._collect(M[okM], boxM[okM])
-            self._resolve(cat(w, M[okM]))
-            # 3. scare
+            self._collect(M[ok], box[ok])
+
+    def _scare_step(self, g):
+        kind = self.tk[g]
+        P = g[kind == 2]
+        if P.size:
+            target = self.target[P]
             calm = self._at(self.scares, target, P) < 3
             self._skull_then_scare(P[calm], target[calm])
-            if M.size:
-                self._moon_scare(M)
+        M = g[kind == 1]
+        if M.size:
+            self._moon_scare(M)
 
     def _bone(self, g):
         """Doubles: one unlocked bone may be crossed out for a candy of choice. Returns the games
@@ -505,10 +551,12 @@ class Games:
         end = t.pyr_cum[np.minimum(lv, len(t.pyr_cum) - 1)]
         return np.where(p >= t.pyr_cum[-1], 0, 50 // np.maximum(end - p, 1))
 
-    def _resolve(self, g):
+    def _resolve_step(self, g):
+        """One pending effect for each game of g that has one, in the reference's fixed order
+        (all pending pyramid boxes first, at once: they ask nothing)."""
         t = self.t
         top = int(t.pyr_cum[-1])
-        while g.size:
+        if g.size:
             g = g[self.pend[g] > 0]
             if not g.size:
                 return
