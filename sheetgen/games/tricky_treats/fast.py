@@ -17,8 +17,6 @@ from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 NEG = -(1 << 40)
-NEG32 = -(1 << 30)
-BONUS_W = np.array([3, 3, 30, 30], np.int32)  # rules.box_value: 3 per open symbol, 30 more if it completes
 ALL36 = (1 << 36) - 1
 DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never one missing, never complete
 
@@ -273,17 +271,18 @@ class Games:
         return w, pick[use] - 1
 
     def _box_values_all(self, g, legal=None):
-        """[n, 36] greedy values of every box (rules.box_value) for the games g, as int32;
-        NEG32 where `legal` is False. The four symbol masks are unpacked in one step."""
+        """[n, 36] greedy values of every box (rules.box_value) for the games g, as int16 (they
+        are at most 136, or 20,136 with the cover bonus); -1 where `legal` is False."""
         n = len(g)
         masks = np.stack([self.ndp[g], self.ndb[g], self.lbp[g], self.lbb[g]], 1)
         bits = np.unpackbits(masks.view(np.uint8).reshape(n, 32), axis=1, bitorder="little")
-        bonus = BONUS_W @ bits.reshape(n, 4, 64)[:, :, :36].astype(np.int32)
-        v = 10 * self.gain[:, g].astype(np.int32).T[:, self.bc] + bonus
+        bits = bits.reshape(n, 4, 64)[:, :, :36]
+        bonus = 3 * (bits[:, 0] + bits[:, 1]).astype(np.int16) + 30 * (bits[:, 2] + bits[:, 3]).astype(np.int16)
+        v = 10 * self.gain[:, g].astype(np.int16).T[:, self.bc] + bonus
         if self.cover:
-            v += BIG * (_bits36(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1).astype(np.int32))
+            v += BIG * (_bits36(self.h_boxes[g]) + ((self.h_cand[g][:, None] >> self.bc) & 1)).astype(np.int16)
         if legal is not None:
-            v[~legal] = NEG32
+            v[~legal] = -1
         return v
 
     def _any_box(self, g):
