@@ -59,7 +59,7 @@ class Games:
         self.gt = np.append(np.diff(t.points), 0).astype(np.int64)  # gain of the (n+1)-th candy
         self.gain = np.full((6, G), self.gt[0], np.int64)  # gain of each candy's next circle
         self.gain_f = self.gain.reshape(-1)
-        self.bcv = [self.bc[c * 6:(c + 1) * 6] for c in range(6)]  # candy of child c's box per value
+        self.bct = self.bc.reshape(6, 6)  # candy of child c's box for die value v + 1
         self.col = sum(1 << (6 * c) for c in range(6))
         ones = t.sym_size[:S] == 1
         self.ndp = np.full(G, np.bitwise_or.reduce(t.sym_mask[:t.n_pow]), np.int64)
@@ -361,23 +361,22 @@ class Games:
         if self.greedy:
             cost = (self._scare_cost(g, db - 1), self._scare_cost(g, da - 1))  # die 1 collects: die 2 scares
             ndp, ndb, lbp, lbb = self.ndp[g], self.ndb[g], self.lbp[g], self.lbb[g]
-            best = np.full(len(g), NEG, np.int64)
-            if self.cover:
-                hb, hc = self.h_boxes[g], self.h_cand[g]
+            c6 = (6 * np.arange(6))[:, None]
+            keys = np.empty((12, len(g)), np.int64)
             for i, d in enumerate((da, db)):
                 sh = d - 1
                 w = (((ndp >> sh) & self.col) + ((ndb >> sh) & self.col)
                      + 10 * (((lbp >> sh) & self.col) + ((lbb >> sh) & self.col)))  # 3 * field = bonus
-                base = 16 * np.where(none, 0, -cost[i]) + 15
-                for c in range(6):
-                    j = 6 * i + c
-                    k = self.bcv[c][sh]
-                    key = base + (160 * self.gain_f[k * self.G + g] + 48 * ((w >> (6 * c)) & 63) - j)
-                    if self.cover:
-                        key += 16 * BIG * (_bit(hb, sh + 6 * c) + _bit(hc, k))
-                    if c == 0:  # a "collect nothing" option carries its scare cost only
-                        key = np.where(none, 16 * -cost[i] + 15 - j, key)
-                    best = np.maximum(best, np.where(legal[j], key, NEG))
+                k = self.bct[:, sh]  # [6, n]: candy of each child's box for this die
+                kk = 160 * self.gain_f[k * self.G + g] + 48 * ((w >> c6) & 63)
+                kk += (15 - 6 * i - 16 * cost[i]) - np.arange(6)[:, None]
+                if self.cover:
+                    kk += 16 * BIG * (((self.h_boxes[g] >> (sh + c6)) & 1) + ((self.h_cand[g] >> k) & 1))
+                keys[6 * i:6 * i + 6] = kk
+            if none.any():  # a "collect nothing" option carries its scare cost only
+                keys[0, none] = 15 - 16 * cost[0][none]
+                keys[6, none] = 9 - 16 * cost[1][none]
+            best = np.where(np.stack(legal), keys, NEG).max(0)
             pick = 15 - (best & 15)
             self.k[g] += 1
         else:
