@@ -13,7 +13,7 @@ from ...errors import SheetgenError
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
-from ...widgets import THIN, heading, name_line, tint, variant_stamp
+from ...widgets import heading, name_line, tint, variant_stamp
 from .model import IMMEDIATE, TrickySheet
 
 INK = "#000000"

@@ -1,18 +1,20 @@
 """Tricky Treats fast engine: the reference engine's decisions, vectorised across games with numpy.
 
-Speed comes from keeping every game's state in one-dimensional arrays over the games (fields
-first, games last) and bit masks: the 36 boxes are one int64, and so are the boxes whose symbol
-is not yet complete (`nd*`) and the boxes that would complete a symbol (`lb*`), which is all the
-greedy value of a box needs. A decision walks its options in the reference's canonical order, one
-1-D operation per option, keeping the first best (greedy, cover) or the r-th legal one (random).
-Each method mirrors one of rules.State and takes `g`, the games it applies to.
+Speed comes from
+- keeping every game's state in arrays over the games (fields first, games last) and bit masks:
+  the 36 boxes are one int64, and so are the boxes whose symbol is not yet complete (`nd*`) and
+  the boxes that would complete a symbol (`lb*`), which is all the greedy value of a box needs;
+- letting games move through their turns independently (`play`), so one game's long chain of
+  stars and cauldrons does not hold the others up;
+- laying each decision's options out in the reference's canonical order, so "the first best
+  option" (greedy, cover) and "the r-th legal option" (random) are the reference's choices.
+Each method mirrors a part of rules.State and takes `g`, the games it applies to.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .model import IMMEDIATE, POWERS
 from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
@@ -51,8 +53,6 @@ class Games:
         # tables
         S = t.n_sym
         self.smask = np.append(t.sym_mask, DUMMY_MASK).astype(np.int64)
-        self.spow = np.arange(S + 1) < t.n_pow
-        self.sboo = (np.arange(S + 1) >= t.n_pow) & (np.arange(S + 1) < S)
         self.skind = np.append(t.sym_kind, 0).astype(np.int64)
         self.bsym = t.box_syms
         self.bc = t.box_candy
@@ -148,26 +148,9 @@ class Games:
     def _gains(self, g):
         return self.gain[:, g]  # [6, n]
 
-    def _ctx(self, g):
-        """What the value of a box needs, gathered once for the games g."""
-        c = {"ndp": self.ndp[g], "ndb": self.ndb[g], "lbp": self.lbp[g], "lbb": self.lbb[g],
-             "gain": self._gains(g), "n": len(g)}
-        if self.cover:
-            c["hb"], c["hc"] = self.h_boxes[g], self.h_cand[g]
-        return c
 
-    def _bval(self, c, b, k=None):
-        """Greedy value of box b (array or int) for the games of context c (see rules.box_value)."""
-        if k is None:
-            k = self.bc[b]
-        if np.ndim(k) == 0:
-            gain = c["gain"][int(k)]
-        else:
-            gain = c["gain"].reshape(-1)[k * c["n"] + np.arange(c["n"])]
-        v = 10 * gain + 3 * (_bit(c["ndp"], b) + _bit(c["ndb"], b)) + 30 * (_bit(c["lbp"], b) + _bit(c["lbb"], b))
-        if self.cover:
-            v = v + BIG * (_bit(c["hb"], b) + _bit(c["hc"], k))
-        return v
+
+
 
     def _scare_cost(self, g, c):
         sc = self._at(self.scares, c, g)
@@ -311,36 +294,44 @@ class Games:
         self.ready[MOON, m] -= 1
         return m
 
-    def _plan_options(self, g, a, b):
-        """The 12 (die, child) options: boxes, legality, and (greedy) box values and scare costs."""
-        da, db = a[g], b[g]
-        avail = self._avail(g)
-        boxes = [c * 6 + d - 1 for d in (da, db) for c in range(6)]
-        legal = [_bit(avail, bx).astype(bool) for bx in boxes]
-        return da, db, boxes, legal
 
-    def _plan_values(self, g, da, db, boxes, legal):
-        c = self._ctx(g)
-        vals = [self._bval(c, bx) for bx in boxes]
-        cost = (self._scare_cost(g, db - 1), self._scare_cost(g, da - 1))  # die 1 collects: die 2 scares
-        return vals, cost
+
+
+
+    def _die_values(self, g, d):
+        """[6, n]: greedy value (rules.box_value) of each child's box for die value d (per game)."""
+        sh = d - 1
+        c6 = (6 * np.arange(6))[:, None]
+        w = (((self.ndp[g] >> sh) & self.col) + ((self.ndb[g] >> sh) & self.col)
+             + 10 * (((self.lbp[g] >> sh) & self.col) + ((self.lbb[g] >> sh) & self.col)))  # 3 * field = bonus
+        k = self.bct[:, sh]  # candy of each child's box for this die
+        v = 10 * self.gain_f[k * self.G + g] + 3 * ((w >> c6) & 63)
+        if self.cover:
+            v += BIG * (((self.h_boxes[g] >> (sh + c6)) & 1) + ((self.h_cand[g] >> k) & 1))
+        return v
+
+    def _die_legal(self, g, d):
+        """[6, n]: whether each child's box for die value d is free and its child not scared."""
+        free = ~(self.boxes[g] | self.scared_boxes[g])
+        return (free >> ((6 * np.arange(6))[:, None] + d - 1)) & 1 != 0
 
     def _moon_values(self, g, a, b):
-        da, db, boxes, legal = self._plan_options(g, a, b)
-        vals, cost = self._plan_values(g, da, db, boxes, legal)
-        best = [np.full(len(g), NEG, np.int64), np.full(len(g), NEG, np.int64)]
-        plan = np.full(len(g), NEG, np.int64)
-        for j in range(12):
-            i = j // 6
-            best[i] = np.where(legal[j], np.maximum(best[i], vals[j]), best[i])
-            plan = np.where(legal[j], np.maximum(plan, vals[j] - cost[i]), plan)
-        calm = self.scares[:, g] < 3
-        mc = np.full(len(g), 1 << 41, np.int64)
-        for c in range(6):
-            mc = np.where(calm[c], np.minimum(mc, self._scare_cost(g, np.full(len(g), c))), mc)
-        mc = np.where(calm.any(0), mc, 0)
-        none = (best[0] == NEG) | (best[1] == NEG)
-        return [np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)]
+        """Greedy: [plan's best value, full moon's value] (see rules.values, "moon")."""
+        da, db = a[g], b[g]
+        V0, V1 = self._die_values(g, da), self._die_values(g, db)
+        L0, L1 = self._die_legal(g, da), self._die_legal(g, db)
+        best0 = np.where(L0, V0, NEG).max(0)
+        best1 = np.where(L1, V1, NEG).max(0)
+        cost0, cost1 = self._scare_cost(g, db - 1), self._scare_cost(g, da - 1)
+        plan = np.maximum(np.where(L0, V0 - cost0, NEG).max(0), np.where(L1, V1 - cost1, NEG).max(0))
+        sc = self.scares[:, g]
+        c6 = np.arange(6)[:, None]
+        cost = np.where(sc >= 3, 0, np.where(c6 == self.h_scare[g], -BIG, np.where(
+            sc == 2, np.where(self.ready[SKULL, g] > 0, 40, 400), 5 * (sc + 1))))
+        calm = sc < 3
+        mc = np.where(calm.any(0), np.where(calm, cost, 1 << 41).min(0), 0)
+        none = (best0 == NEG) | (best1 == NEG)
+        return [np.where(none, 1, plan), np.where(none, 0, best0 + best1 - mc)]
 
     def _plan_pick(self, g, a, b):
         """Collect with one die, scare with the other: the 12 (die, child) options at once.
@@ -360,19 +351,9 @@ class Games:
             legal[6] = legal[6] | none  # (die 2 collects nothing, die 1 scares)
         if self.greedy:
             cost = (self._scare_cost(g, db - 1), self._scare_cost(g, da - 1))  # die 1 collects: die 2 scares
-            ndp, ndb, lbp, lbb = self.ndp[g], self.ndb[g], self.lbp[g], self.lbb[g]
-            c6 = (6 * np.arange(6))[:, None]
             keys = np.empty((12, len(g)), np.int64)
             for i, d in enumerate((da, db)):
-                sh = d - 1
-                w = (((ndp >> sh) & self.col) + ((ndb >> sh) & self.col)
-                     + 10 * (((lbp >> sh) & self.col) + ((lbb >> sh) & self.col)))  # 3 * field = bonus
-                k = self.bct[:, sh]  # [6, n]: candy of each child's box for this die
-                kk = 160 * self.gain_f[k * self.G + g] + 48 * ((w >> c6) & 63)
-                kk += (15 - 6 * i - 16 * cost[i]) - np.arange(6)[:, None]
-                if self.cover:
-                    kk += 16 * BIG * (((self.h_boxes[g] >> (sh + c6)) & 1) + ((self.h_cand[g] >> k) & 1))
-                keys[6 * i:6 * i + 6] = kk
+                keys[6 * i:6 * i + 6] = 16 * (self._die_values(g, d) - cost[i]) + (15 - 6 * i - np.arange(6))[:, None]
             if none.any():  # a "collect nothing" option carries its scare cost only
                 keys[0, none] = 15 - 16 * cost[0][none]
                 keys[6, none] = 9 - 16 * cost[1][none]
@@ -409,11 +390,7 @@ class Games:
     def _moon_pick(self, g, die):
         """Full moon: the child whose box takes this die (-1: no box can)."""
         d = die[g]
-        avail = self._avail(g)
-        boxes = [c * 6 + d - 1 for c in range(6)]
-        legal = [_bit(avail, bx).astype(bool) for bx in boxes]
-        ctx = self._ctx(g) if self.greedy else None
-        pick = self._pick(g, legal, lambda c: self._bval(ctx, boxes[c]))
+        pick = self._pick(g, self._die_legal(g, d), values=lambda: self._die_values(g, d))
         return np.where(pick >= 0, 6 * pick + d - 1, -1)
 
     def _moon_scare(self, g):

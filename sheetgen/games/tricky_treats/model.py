@@ -16,7 +16,6 @@ IMMEDIATE = ("cauldron", "pyramid")  # powers the rules make you use the moment 
 BOONUS = ("pumpkin", "cat", "moon")
 Power = Literal["bone", "cauldron", "bat", "pyramid", "full_moon", "skull"]
 Boonus = Literal["pumpkin", "cat", "moon"]
-DieValue = int
 
 
 class Link(Strict):
