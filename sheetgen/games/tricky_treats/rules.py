@@ -18,6 +18,10 @@ Readings chosen where the rulebook is ambiguous (each is also stated where it is
 - A stash row holds 7 circles; an eighth candy of that type is lost (its box is still crossed).
 - Each turn-wide power (full moon, skull) is one symbol per turn; the bone is one per doubles roll;
   a bat changes one collected candy. Full moon and skull are for turns without doubles.
+- A power can be used as soon as it is circled: a skull unlocked by this turn's collect may skip
+  this turn's scare, a bat unlocked by a collect may change the next candy collected (a star's).
+- A bat changes candies taken from a child's box (die, doubles, star, full moon), not candies
+  from the CAULDRON or a bone, which are of the player's choice anyway.
 - Full moon: die 1 then die 2 each collect under a child of the player's choice (a die whose value
   no box can take is skipped), then the player scares a child who is not yet scared (the choice is
   the player's, but not a child already scared).
@@ -28,6 +32,12 @@ Readings chosen where the rulebook is ambiguous (each is also stated where it is
 - The Boo-nus section fills left to right in each row; a column's bar is circled when all its cells
   are checked, a row's action is taken when the row is full.
 - Tie-break: the furthest stash column reached (`tiebreak`); a further tie is shared.
+
+Policies (`choose`, `values`): random takes option floor(u * n) of the n legal ones; greedy takes
+the option of highest value, the first on ties. A box is worth 10 x the points its candy adds, plus
+3 per unfinished symbol it belongs to and 30 more per symbol it completes; a plan loses the cost of
+its scare (5 per earlier scare, 400 for a skull, 40 if a skull power can skip it). Cover is greedy
+plus 10,000 for every option that helps its target element (`helps`).
 """
 
 from __future__ import annotations
