@@ -66,8 +66,8 @@ def show(report: Report, console: Console | None = None) -> None:
     console = console or Console()
     played = report.games * len(report.policies) * len(report.sheets)
     rate = played / report.seconds if report.seconds else 0
-    console.print(f"[bold]{report.layout}[/] ({report.file}) · {report.game} rules · "
-                  f"{report.games:,} games per policy · seed {report.seed} · {report.engine} engine · "
+    console.print(f"[bold]{report.layout}[/] ({report.file}) · {report.game} rules", highlight=False)
+    console.print(f"{report.games:,} games per policy · seed {report.seed} · {report.engine} engine · "
                   f"{report.workers} worker{'s' if report.workers > 1 else ''} · {report.seconds:.1f} s "
                   f"({rate:,.0f} games/s)", highlight=False)
     for s in report.sheets:
@@ -76,7 +76,8 @@ def show(report: Report, console: Console | None = None) -> None:
             console.rule(f"Sheet {s.number}" + (f": {s.label}" if s.label else ""))
         console.print(_scores(s))
         console.print()
-        console.print("How often each element is reached (% of games, all policies)", style="italic")
+        console.print(f"How often each of the {len(s.elements)} elements is reached (% of games, all policies)",
+                      style="italic", highlight=False)
         console.print(_coverage(s))
         for note in s.notes:
             console.print(f"note: {note}", style="yellow", highlight=False)
