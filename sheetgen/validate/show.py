@@ -67,9 +67,9 @@ def show(report: Report, console: Console | None = None) -> None:
     played = report.games * len(report.policies) * len(report.sheets)
     rate = played / report.seconds if report.seconds else 0
     console.print(f"[bold]{report.layout}[/] ({report.file}) · {report.game} rules", highlight=False)
-    console.print(f"{report.games:,} games per policy · seed {report.seed} · {report.engine} engine · "
-                  f"{report.workers} worker{'s' if report.workers > 1 else ''} · {report.seconds:.1f} s "
-                  f"({rate:,.0f} games/s)", highlight=False)
+    console.print(f"{report.games:,} games a policy, seed {report.seed}, {report.engine} engine, "
+                  f"{report.workers} worker{'s' if report.workers > 1 else ''}: {report.seconds:.1f} s, "
+                  f"{rate:,.0f} games/s", highlight=False)
     for s in report.sheets:
         console.print()
         if len(report.sheets) > 1 or s.label:
