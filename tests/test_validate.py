@@ -282,9 +282,12 @@ def test_heatmap_of_several_sheets(tmp_path):
     (["gingerbread-status"], "has no rules to play"),
     (["no-such-layout"], "no layout named"),
     (["{toy}", "--sheet", "3"], "--sheet 3 is out of range"),
+    (["{toy}", "--heatmap", "{tmp}"], "is a folder"),
+    (["{toy}", "--heatmap", "{tmp}/file.yaml/heat.pdf"], "cannot write the heatmap"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
-    args = [a.replace("{toy}", str(toy(tmp_path, FULL))) for a in args]
+    toy(tmp_path, FULL, name="file")
+    args = [a.replace("{toy}", str(toy(tmp_path, FULL))).replace("{tmp}", str(tmp_path)) for a in args]
     r = cli(*args, "--games", "10")
     assert r.exit_code == 2
     assert message in r.stderr

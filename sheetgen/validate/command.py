@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ..errors import SheetgenError
 from ..kinds import Options, load
 from .engine import POLICIES
 from .run import run
@@ -19,6 +20,8 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
              sheet: int | None = None, paper: str | None = None) -> int:
     """Run the validator as the command does; returns the exit status (0 completable, 1 not).
     Bad input raises SheetgenError (the command prints it and exits 2)."""
+    if heatmap and heatmap.is_dir():
+        raise SheetgenError(f"--heatmap {heatmap} is a folder", fix="give a file name such as heatmap.pdf")
     loaded = load(layout, Options(paper=paper))
     policies = POLICIES if policy == "all" else (policy,)
     err = Console(stderr=True)
@@ -34,7 +37,11 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
     if heatmap:
         from .heatmap import write_heatmap
 
-        path, missing = write_heatmap(loaded, report, heatmap)
+        try:
+            path, missing = write_heatmap(loaded, report, heatmap)
+        except OSError as exc:
+            raise SheetgenError(f"cannot write the heatmap: {exc.strerror or exc}", file=str(heatmap),
+                                fix="choose a path you can write to") from None
         err.print(f"wrote heatmap {path}", highlight=False)
         if missing:
             err.print(f"warning: {len(missing)} elements have no box, circle or icon on the sheet to shade: "
