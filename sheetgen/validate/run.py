@@ -126,7 +126,7 @@ def run(loaded: Loaded, games: int, seed: int = 0, policies: tuple[str, ...] = P
     rules = rules_of(loaded)
     sheets = sheets_of(loaded, rules, sheet)
     elements = tuple(tuple(rules.element_ids(doc)) for _, _, doc in sheets)
-    for (n, label, _), ids in zip(sheets, elements):
+    for ids in elements:
         if len(set(ids)) != len(ids):
             twice = sorted({e for e in ids if ids.count(e) > 1})
             raise RuntimeError(f"{rules.game}: element_ids repeats {', '.join(twice[:5])}")
