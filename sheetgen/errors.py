@@ -15,6 +15,9 @@ class SheetgenError(Exception):
         self.key = key
         self.fix = fix
 
+    def __reduce__(self):  # keep file, line, key and fix when sent back from a worker process
+        return (_rebuild, (self.message, self.file, self.line, self.key, self.fix))
+
     def __str__(self) -> str:
         where = self.file or ""
         if self.line is not None:
@@ -27,3 +30,7 @@ class SheetgenError(Exception):
         if self.fix:
             text += f" (fix: {self.fix})"
         return " ".join(text.split())  # always one line
+
+
+def _rebuild(message, file, line, key, fix) -> SheetgenError:
+    return SheetgenError(message, file=file, line=line, key=key, fix=fix)

@@ -113,7 +113,7 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
         raise SheetgenError(f"unknown kind {name!r}" if name else "missing 'kind'", file=shown,
                             line=line, key="kind", fix=f"use one of: {', '.join(sorted(KINDS))}")
     opts = opts or Options()
-    layout = data.get("layout")
+    layout = data.setdefault("layout", {}) if (opts.paper or opts.ink_saver is not None) else None
     if isinstance(layout, dict):
         if opts.paper:
             layout["paper"] = opts.paper

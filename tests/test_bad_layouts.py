@@ -102,3 +102,20 @@ def test_list_names_every_layout(run):
     assert res.returncode == 0
     names = [line.split()[0] for line in res.stdout.splitlines()]
     assert names == sorted(p.stem for p in LAYOUTS.glob("*.yaml") if not p.name.startswith("_"))
+
+
+def test_paper_option_applies_without_a_layout_section(tmp_path):
+    from sheetgen.kinds import Options, load
+
+    body = GOOD[:GOOD.index("\nlayout:")] + "\n"
+    path = _case(tmp_path, body, "nolayout.yaml")
+    assert load(path, Options(paper="letter")).doc.layout.paper == "letter"
+
+
+def test_error_survives_a_worker_process():
+    import pickle
+
+    from sheetgen.errors import SheetgenError
+
+    err = pickle.loads(pickle.dumps(SheetgenError("bad", file="a.yaml", line=3, key="k", fix="do x")))
+    assert str(err) == "a.yaml:3: key 'k': bad (fix: do x)"
