@@ -33,6 +33,10 @@ THR = NEG // 2  # values below this are illegal
 NEGK = -(1 << 60)  # key of an illegal option
 DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never complete
 ALL = slice(None)
+START, R1, STEP2, R2, SCARE, OVER = range(6)  # a game's phase in its turn
+COST = np.array([5, 5, 10, 10, 400, 40, 0, 0], np.int32)  # scare cost by 2 * scares + skull ready
+OFF12 = (15 - np.arange(12, dtype=np.int32)).reshape(2, 6, 1)  # plan option, packed in a key
+TAIL = 100000  # effects of fewer games than this wait for the next round
 
 
 class Sheet:
@@ -45,22 +49,21 @@ class Sheet:
         self.bcG = None  # bc * G, set per batch
         gt = np.append(np.diff(t.points), 0).astype(np.int64)  # gain of the (n+1)-th candy
         self.gt = gt
-        # symbol part of a box's greedy value, per child state (6 box bits + scared bit)
-        symb = np.full((6, 128, 6), NEG, np.int64)
+        # symbol part of a box's greedy value, per child and free boxes of that child (none free:
+        # scared); NEG where the box is not free
+        symb = np.full((6, 64, 6), NEG, np.int64)
         for c in range(6):
-            syms = [s for s in range(S) if (int(t.sym_mask[s]) >> (6 * c)) & 63]
-            for st in range(64):
+            masks = [(int(t.sym_mask[s]) >> (6 * c)) & 63 for s in range(S)]
+            for f in range(64):
+                checked = ~f & 63
                 for v in range(6):
-                    if st >> v & 1:
-                        continue
-                    val = 0
-                    for s in syms:
-                        m = (int(t.sym_mask[s]) >> (6 * c)) & 63
-                        if m >> v & 1:
-                            rem = bin(m & ~st).count("1")
-                            val += 3 + (30 if rem == 1 else 0)
-                    symb[c, st, v] = val
-        self.symb = symb.reshape(-1)
+                    if f >> v & 1:
+                        symb[c, f, v] = sum(3 + (30 if bin(m & ~checked).count("1") == 1 else 0)
+                                            for m in masks if m >> v & 1)
+        self.symb = symb.reshape(-1).astype(np.int32)
+        cv = np.arange(6 * 64 * 6)
+        self.boxof = (cv // 384) * 6 + cv % 6  # box of a `symb` index
+        self.candyof = self.bc[self.boxof]  # its candy
         # symbols of each box: power mask and kind, Boo-nus mask and row
         self.pm = np.full(36, DUMMY_MASK, np.int64)
         self.pk = np.zeros(36, np.intp)
@@ -78,7 +81,6 @@ class Sheet:
         for s in range(P, S):
             self.rowmask[t.sym_kind[s] - 6] |= int(t.sym_mask[s])
         self.imm = np.array([p in IMMEDIATE for p in POWERS])
-        self.cstadd = (6 << (np.arange(36) % 6)).astype(np.int64)  # cst change when a box is checked
         self.top = int(t.pyr_cum[-1])
         pyv = []
         for p in range(self.top + 1):
@@ -109,13 +111,13 @@ class Games:
         z = lambda *s: np.zeros(s + (G,), np.int64)
         self.boxes, self.caul = z(), z()
         self.free = np.full(G, ALL36, np.int64)
-        self.cst = (np.arange(6) * 128 * 6)[:, None] + z(6)  # (child * 128 + state) * 6
         self.scares, self.stash, self.colcnt = z(6), z(6), z(7)
         self.ready, self.used, self.reward = z(6), z(6), z(7)
         self.gain1 = np.full((6, G), sh.gt[0], np.int64)  # gain of each candy's next circle
-        self.gain10 = 10 * self.gain1
+        self.gain10 = (10 * self.gain1).astype(np.int32)
+        self.candyG = sh.candyof * G  # flat index of a `symb` index's candy row in [6, G] arrays
         self.pyramid, self.lost, self.missed = z(), z(), z()
-        self.p_pyr, self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z(), z()
+        self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z()
         self.pend, self.k = z(), z()
         self.bcG = sh.bc * G  # flat index of a box's candy row in [6, G] arrays
         self.cauG = sh.caul * G
@@ -163,26 +165,28 @@ class Games:
         return (self.h_cand[g] >> k) & 1
 
     # -- greedy values -----------------------------------------------------------------------------
+    def _state(self, g):
+        """[6, n] index of each child's row in the `symb` table: its free boxes."""
+        return ((self.free[g] >> (6 * np.arange(6))[:, None]) & 63) * 6 + (384 * np.arange(6))[:, None]
+
     def _die_vals(self, g, dm1):
-        """Values (rules.box_value, NEG where illegal) of each child's box for the die values
+        """Values (rules.box_value, about NEG where illegal) of each child's box for the die values
         dm1 + 1: [m, 6, n] for dm1 [m, n]."""
         sh = self.sh
-        cst = self.cst[:, g]
-        sym = np.take(sh.symb, cst[None, :, :] + dm1[:, None, :])
+        idx = self._state(g)[None, :, :] + dm1[:, None, :]
+        sym = np.take(sh.symb, idx)
         if not self.greedy:
             return sym
-        bidx = (6 * np.arange(6))[None, :, None] + dm1[:, None, :]
-        gi = self.ar[g]
-        v = sym + np.take(self.gain10, np.take(self.bcG, bidx) + gi)
+        v = sym + np.take(self.gain10, np.take(self.candyG, idx) + self.ar[g])
         if self.cover:
-            v += BIG * (((self.h_boxes[g] >> bidx) & 1) + self._hc(g, np.take(sh.bc, bidx)))
+            v += BIG * (((self.h_boxes[g] >> np.take(sh.boxof, idx)) & 1) + self._hc(g, np.take(sh.candyof, idx)))
         return v
 
     def _box_vals(self, g):
-        """[36, n] values of every box (NEG where illegal)."""
+        """[36, n] values of every box (about NEG where illegal)."""
         sh = self.sh
         n = len(g)
-        sym = np.take(sh.symb, self.cst[:, g][:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
+        sym = np.take(sh.symb, self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
         if not self.greedy:
             return sym
         v = sym + self.gain10[:, g][sh.bc]
@@ -195,7 +199,7 @@ class Games:
         """rules.scare_cost of scaring child c ([m, n])."""
         sc = np.take(self.scares, c * self.G + self.ar[g])
         sk = self.ready[SKULL][g] > 0
-        cost = np.where(sc >= 3, 0, np.where(sc == 2, np.where(sk, 40, 400), 5 * (sc + 1)))
+        cost = np.take(COST, 2 * sc + sk)
         if self.cover:
             cost = np.where((c == self.h_scare[g]) & (sc < 3), -BIG, cost)
         return cost
@@ -212,7 +216,6 @@ class Games:
         R1 / R2: one pending effect (the phase ends when none is left);
         STEP2: doubles: the bone; full moon: die 2;   SCARE: the scare, then the next turn.
         A game with nothing pending plays a whole turn in one round."""
-        START, R1, STEP2, R2, SCARE, OVER = range(6)
         T, G = self.t.turns, self.G
         ph = np.zeros(G, np.int8)
         while True:
@@ -224,14 +227,14 @@ class Games:
                 if g.size:
                     self._start(g)
                     ph[g] = R1
-            r = np.flatnonzero(((ph == R1) | (ph == R2)) & (self.pend > 0))
-            if r.size:
-                self._resolve_step(r)
+            self._resolve_some(ph)
             ph[((ph == R1) | (ph == R2)) & (self.pend == 0)] += 1  # R1 -> STEP2, R2 -> SCARE
             g = np.flatnonzero(ph == STEP2)
             if g.size:
                 self._step2(g)
-                ph[g] = np.where(self.pend[g] > 0, R2, SCARE)
+                ph[g] = R2
+                self._resolve_some(ph)
+                ph[(ph == R2) & (self.pend == 0)] = SCARE
             g = np.flatnonzero(ph == SCARE)
             if g.size:
                 self._scare_step(g)
@@ -240,6 +243,16 @@ class Games:
                 ph[g] = np.where(self.tn[g] >= T, OVER, START)
             elif (ph == OVER).all():
                 return
+
+    def _resolve_some(self, ph):
+        """Pending effects, one per game per step, while many games have some (a few long
+        chains are left for the next rounds, so that they do not hold the others up)."""
+        r = np.flatnonzero(((ph == R1) | (ph == R2)) & (self.pend > 0))
+        while r.size:
+            self._resolve_step(r)
+            if r.size < TAIL:
+                return
+            r = r[self.pend[r] > 0]
 
     def _start(self, g):
         """Roll; the full moon decision; the first collect."""
@@ -328,7 +341,7 @@ class Games:
         v = self._die_vals(g, dm1)  # [2, 6, n]
         if self.greedy:
             cost = self._cost(g, np.stack([b - 1, a - 1]))  # die 1 collects: die 2 scares
-            key = ((v - cost[:, None, :]) * 16 + (15 - np.arange(12)).reshape(2, 6, 1)).reshape(12, G).max(0)
+            key = ((v - cost[:, None, :]) * 16 + OFF12).reshape(12, G).max(0)
             none = key < THR * 8
             if none.any():
                 w = np.flatnonzero(none)
@@ -363,7 +376,7 @@ class Games:
             plan = np.maximum(best[0] - cost[0], best[1] - cost[1])
             calm = self.scares[:, g] < 3
             costs = self._cost(g, np.broadcast_to(np.arange(6)[:, None], calm.shape))
-            mc = np.where(calm.any(0), np.where(calm, costs, 1 << 40).min(0), 0)
+            mc = np.where(calm.any(0), np.where(calm, costs, 1 << 20).min(0), 0)
             vals = np.stack([np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)])
         return self._pick(g, np.ones((2, len(g)), bool), vals)
 
@@ -411,7 +424,6 @@ class Games:
         if now.any():
             w, cw = g[now], c[now]
             self.free[w] &= ~(np.int64(63) << (6 * cw))
-            self.cst.reshape(-1)[at[now]] += 6 * 64
 
     def _bone(self, g):
         """Doubles: one unlocked bone may be crossed out for a candy of choice."""
@@ -443,7 +455,6 @@ class Games:
         bit = np.int64(1) << box
         self.boxes[g] |= bit
         self.free[g] &= ~bit
-        self.cst.reshape(-1)[(box // 6) * G + gi] += np.take(sh.cstadd, box)
         candy = np.take(sh.bc, box)
         bat = self.ready[BAT][g] > 0
         if bat.any():
@@ -501,9 +512,10 @@ class Games:
             imm = sh.imm[kind]
             wi, ki = w[imm], kind[imm]
             self.used.reshape(-1)[ki * G + wi] += 1
-            self.p_cau[wi[ki == CAULDRON]] += 1
-            self.p_pyr[wi[ki == PYRAMID]] += 1
-            self.pend[wi] += 1
+            wc = wi[ki == CAULDRON]
+            self.p_cau[wc] += 1
+            self.pend[wc] += 1
+            self._pyramid(wi[ki == PYRAMID])
             self.ready.reshape(-1)[kind[~imm] * G + w[~imm]] += 1
         bm = np.take(sh.bm, box)
         fb = (bx & bm) == bm
@@ -515,42 +527,50 @@ class Games:
             self.pend[w] += 1
 
     def _resolve_step(self, g):
-        """One pending effect for each game of g, in the reference's fixed order (all pending
-        pyramid boxes first, at once: they ask nothing)."""
-        sh = self.sh
-        top = sh.top
-        pp = self.p_pyr[g]
-        if pp.any():
-            add = np.minimum(pp, top - self.pyramid[g])
-            self.pyramid[g] += add
-            self.lost[g] += pp - add
-            self.pend[g] -= pp
-            self.p_pyr[g] = 0
+        """Pending effects of the games g, in the reference's fixed order: cauldron boxes, then
+        cauldron/pyramid choices, then Boo-nus row actions, then stars (pyramid boxes ask
+        nothing and come first: they are checked the moment they are earned). Each game takes,
+        in this sequence, every effect that is first in its queue when its turn comes."""
+        for kind in ("cauldron", "choice", "cauldron", "row", "cauldron", "choice", "star"):
             g = g[self.pend[g] > 0]
             if not g.size:
                 return
-        self.pend[g] -= 1
-        pc = self.p_cau[g] > 0
-        pcp = ~pc & (self.p_cp[g] > 0)
-        prow = ~(pc | pcp) & (self.p_row[g] > 0)
-        pst = ~(pc | pcp | prow)
-        if pc.any():
-            self._cauldron(g[pc])
-        if pcp.any():
-            self._cp(g[pcp])
-        if prow.any():
-            self._row(g[prow])
-        if pst.any():
-            w = g[pst]
-            self.p_star[w] -= 1
-            box = self._any_box(w)
-            none = box < 0
-            self.lost[w[none]] += 1
-            self._collect(w[~none], box[~none])
+            if kind == "cauldron":
+                w = g[self.p_cau[g] > 0]
+                if w.size:
+                    self._cauldron(w)
+                continue
+            free = self.p_cau[g] == 0
+            if kind == "choice":
+                w = g[free & (self.p_cp[g] > 0)]
+                if w.size:
+                    self._cp(w)
+                continue
+            free &= self.p_cp[g] == 0
+            if kind == "row":
+                w = g[free & (self.p_row[g] > 0)]
+                if w.size:
+                    self._row(w)
+                continue
+            w = g[free & (self.p_row[g] == 0)]
+            if w.size:
+                self.p_star[w] -= 1
+                self.pend[w] -= 1
+                box = self._any_box(w)
+                none = box < 0
+                self.lost[w[none]] += 1
+                self._collect(w[~none], box[~none])
+
+    def _pyramid(self, w):
+        """Check the next pyramid box (lowest level first); none left: the box is lost."""
+        full = self.pyramid[w] >= self.sh.top
+        self.lost[w[full]] += 1
+        self.pyramid[w[~full]] += 1
 
     def _cauldron(self, w):
         sh = self.sh
         self.p_cau[w] -= 1
+        self.pend[w] -= 1
         nca = np.arange(len(sh.caul))[:, None]
         legal = (self.caul[w] >> nca) & 1 == 0
         vals = None
@@ -567,6 +587,7 @@ class Games:
         """A stash column's reward: a cauldron or a pyramid box (leftmost waiting column first)."""
         sh, G = self.sh, self.G
         self.p_cp[w] -= 1
+        self.pend[w] -= 1
         col = (self.reward[:, w] == 3).argmax(0)
         legal = np.stack([self.caul[w] != sh.caul_all, self.pyramid[w] < sh.top])
         vals = None
@@ -579,13 +600,14 @@ class Games:
         self.lost[w[none]] += 1
         self.reward.reshape(-1)[col * G + w] = np.where(none, 4, pick + 1)
         self.p_cau[w[pick == 0]] += 1
-        self.p_pyr[w[pick == 1]] += 1
-        self.pend[w[~none]] += 1
+        self.pend[w[pick == 0]] += 1
+        self._pyramid(w[pick == 1])
 
     def _row(self, w):
         """A full Boo-nus row: one of its actions."""
         sh = self.sh
         self.p_row[w] -= 1
+        self.pend[w] -= 1
         legal, vals = [], []
         generic = self.h_col[w] == -1
         for act in self.t.actions:
@@ -605,8 +627,12 @@ class Games:
         pick = self._pick(w, np.stack(legal), np.stack(vals) if self.greedy else None)
         self.lost[w[pick < 0]] += 1
         for i, act in enumerate(self.t.actions):
-            {"star": self.p_star, "cauldron": self.p_cau, "pyramid": self.p_pyr}[act][w[pick == i]] += 1
-        self.pend[w[pick >= 0]] += 1
+            if act == "pyramid":
+                self._pyramid(w[pick == i])
+            else:
+                x = w[pick == i]
+                (self.p_star if act == "star" else self.p_cau)[x] += 1
+                self.pend[x] += 1
 
     def flat(self) -> np.ndarray:
         t = self.t
