@@ -49,6 +49,7 @@ class Sheet:
         self.bcG = None  # bc * G, set per batch
         gt = np.append(np.diff(t.points), 0).astype(np.int64)  # gain of the (n+1)-th candy
         self.gt = gt
+        self.gt10 = (10 * gt).astype(np.int32)
         # symbol part of a box's greedy value, per child and free boxes of that child (none free:
         # scared); NEG where the box is not free
         symb = np.full((6, 64, 6), NEG, np.int64)
@@ -111,10 +112,10 @@ class Games:
         z = lambda *s: np.zeros(s + (G,), np.int64)
         self.boxes, self.caul = z(), z()
         self.free = np.full(G, ALL36, np.int64)
-        self.scares, self.stash, self.colcnt = z(6), z(6), z(7)
-        self.ready, self.used, self.reward = z(6), z(6), z(7)
-        self.gain1 = np.full((6, G), sh.gt[0], np.int64)  # gain of each candy's next circle
-        self.gain10 = (10 * self.gain1).astype(np.int32)
+        z8 = lambda n: np.zeros((n, G), np.int8)  # small counters: a small working set
+        self.scares, self.stash, self.colcnt = z8(6), z8(6), z8(7)
+        self.ready, self.used, self.reward = z8(6), z8(6), z8(7)
+        self.gain10 = np.full((6, G), 10 * sh.gt[0], np.int32)  # 10 x gain of each candy's next circle
         self.candyG = sh.candyof * G  # flat index of a `symb` index's candy row in [6, G] arrays
         self.pyramid, self.lost, self.missed = z(), z(), z()
         self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z()
@@ -398,7 +399,7 @@ class Games:
             s = g[sk]
             v1 = None
             if self.greedy:
-                sc = self.scares[:, s]
+                sc = self.scares[:, s].astype(np.int64)
                 bad = (sc >= 2).all(0)
                 hs = self.h_scare[s]
                 hcalm = (hs >= 0) & (np.take(self.scares, np.maximum(hs, 0) * G + s) < 3)
@@ -409,7 +410,7 @@ class Games:
             g = np.concatenate([g[~sk], s[~use]])
             if not g.size:
                 return
-        sc = self.scares[:, g]
+        sc = self.scares[:, g].astype(np.int64)
         vals = None
         if self.greedy:
             checked = np.bitwise_count((self.boxes[g][None, :] >> (6 * np.arange(6))[:, None]) & 63).astype(np.int64)
@@ -439,7 +440,7 @@ class Games:
         vals = None
         if self.greedy:
             vals = np.vstack([np.zeros((1, n), np.int64),
-                              self.gain1[:, w] + BIG * self._hc(w, np.arange(6)[:, None])])
+                              self.gain10[:, w] // 10 + BIG * self._hc(w, np.arange(6)[:, None])])
         pick = self._pick(w, legal, vals)
         use = pick > 0
         w = w[use]
@@ -464,7 +465,7 @@ class Games:
             legal = np.vstack([np.ones((1, n), bool), (self.stash[:, w] < 7) & (k6 != cd)])
             vals = None
             if self.greedy:
-                gains = self.gain1[:, w] + BIG * self._hc(w, k6)
+                gains = self.gain10[:, w] // 10 + BIG * self._hc(w, k6)
                 keep = gains.reshape(-1)[cd * n + np.arange(n)]
                 vals = np.vstack([keep[None, :], gains - 3])
             pick = self._pick(w, legal, vals)
@@ -479,14 +480,12 @@ class Games:
         """Check the candy's next stash circle; a column reaching its number earns its reward."""
         sh, G = self.sh, self.G
         at = k * G + g
-        n = np.take(self.stash, at)
+        n = np.take(self.stash, at).astype(np.intp)
         ok = n < 7
         if not ok.all():
             g, at, n = g[ok], at[ok], n[ok]
         self.stash.reshape(-1)[at] = n + 1
-        gn = np.take(sh.gt, n + 1)
-        self.gain1.reshape(-1)[at] = gn
-        self.gain10.reshape(-1)[at] = 10 * gn
+        self.gain10.reshape(-1)[at] = np.take(sh.gt10, n + 1)
         cat = n * G + g
         cc = self.colcnt.reshape(-1)
         cnt = np.take(cc, cat) + 1
@@ -651,8 +650,20 @@ class Games:
         return out
 
 
+_SHEETS: dict[int, tuple] = {}  # id(doc) -> (doc, Sheet): the validator plays one sheet in many batches
+
+
+def sheet(doc) -> Sheet:
+    hit = _SHEETS.get(id(doc))
+    if hit is None or hit[0] is not doc:
+        if len(_SHEETS) > 64:
+            _SHEETS.clear()
+        hit = _SHEETS[id(doc)] = (doc, Sheet(tables(doc)))
+    return hit[1]
+
+
 def play(doc, dice, u, policy: str, targets):
-    t = tables(doc)
-    games = Games(Sheet(t), np.asarray(dice), np.asarray(u), policy, np.asarray(targets))
+    sh = sheet(doc)
+    games = Games(sh, np.asarray(dice), np.asarray(u), policy, np.asarray(targets))
     games.play()
-    return finish(t, games.flat())
+    return finish(sh.t, games.flat())
