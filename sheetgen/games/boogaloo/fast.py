@@ -9,6 +9,8 @@ reference's (random, greedy, cover), computed for every box at once where a poli
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ...validate.engine import Batch
@@ -17,33 +19,32 @@ from .rules import COVER_BONUS, K, PROGRESS_VALUE, STAR_VALUE, Board
 
 U = np.uint64
 NEG = -(1 << 30)
-POP16 = np.unpackbits(np.arange(1 << 16, dtype=">u2").view(np.uint8)).reshape(-1, 16).sum(1).astype(np.int64)
-# SEL16[16 * x + k]: position of the k-th set bit (from bit 0) of the 16-bit x (0 when there is none)
-_SEL = np.zeros((1 << 16, 16), np.int64)
-for _k in range(16):
-    _x = np.arange(1 << 16)
-    for _ in range(_k):
-        _x &= _x - 1  # drop the lowest set bit k times
-    _SEL[:, _k] = np.where(_x, np.log2(np.maximum(_x & -_x, 1)).astype(np.int64), 0)
-SEL16 = _SEL.ravel()
-MASK16 = U(0xFFFF)
+CHUNK = 12  # bits looked up at once: 4096-entry tables stay in the CPU cache
+POP = np.array([bin(i).count("1") for i in range(1 << CHUNK)], np.int8)
+# SEL[CHUNK * x + k]: position of the k-th set bit (from bit 0) of the CHUNK-bit x (0 if none)
+SEL = np.zeros((1 << CHUNK, CHUNK), np.int8)
+for _x in range(1 << CHUNK):
+    for _k, _bit in enumerate(i for i in range(CHUNK) if _x >> i & 1):
+        SEL[_x, _k] = _bit
+SEL = SEL.ravel()
+LOW = U((1 << CHUNK) - 1)
 
 
 def pick_random(legal: np.ndarray, u: np.ndarray, chunks: int) -> np.ndarray:
     """Bit number floor(u * n) among the n set bits of each `legal`, counting from bit 0: the
     random policy's legal[floor(u * n)] in box order."""
-    parts = [((legal >> U(16 * j)) & MASK16).astype(np.int64) for j in range(chunks)]
-    counts = [POP16[p] for p in parts]
-    k = (u * sum(counts)).astype(np.int64)
-    part, base = parts[0], np.zeros(len(legal), np.int64)
-    for j in range(1, chunks):  # move on to chunk j while k is past the bits before it
-        on = k >= counts[j - 1]
-        k = np.where(on, k - counts[j - 1], k)
+    parts = [(legal >> U(CHUNK * j)) & LOW for j in range(chunks)]
+    counts = [POP[p] for p in parts]
+    k = (u * sum(counts)).astype(np.int8)
+    part, kk, base = parts[0], k, 0
+    before = counts[0]
+    for j in range(1, chunks):  # the chunk holding bit number k: the last one starting at or before it
+        on = k >= before
         part = np.where(on, parts[j], part)
-        base += on
-        if j + 1 < chunks:
-            counts[j] = np.where(on, counts[j], 1 << 20)
-    return 16 * base + SEL16[16 * part + np.minimum(k, 15)]
+        kk = np.where(on, k - before, kk)
+        base = np.where(on, CHUNK * j, base)
+        before = before + counts[j]
+    return base + SEL[(part * U(CHUNK)).astype(np.intp) + kk]
 
 
 class Tables:
@@ -52,7 +53,7 @@ class Tables:
     def __init__(self, b: Board):
         n = b.boxes
         self.B, self.C, self.S = n, len(b.candies), len(b.points)
-        self.chunks = (n + 15) // 16
+        self.chunks = -(-n // CHUNK)
         self.full = U((1 << n) - 1)
         self.candy = np.array(b.candy, np.int64)
         self.child = np.arange(n) // BOXES_PER_CHILD
@@ -78,14 +79,19 @@ class Tables:
                     sum(bit[i] for i in range(n) if b.die[i] in (a, d))
         pts = np.array((0,) + b.points, np.int64)
         self.points = pts  # points of a row holding k candies
-        self.gain = np.append(np.diff(pts), 0)  # points a row gains going from k to k+1 candies
-        self.needs = np.array(b.needs + (1 << 20,), np.int64)  # column S: no star past the end
+        self.gain = np.append(np.diff(pts), [0] * (16 - self.S))  # points a row gains from k to k+1 candies
+        if max(b.candy.count(c) for c in range(len(b.candies))) > 15:
+            raise ValueError("the fast engine counts at most 15 boxes of one candy on a sheet")
+        self.needs = np.array(b.needs + (1 << 20,) * (16 - self.S), np.int64)  # no star past the end
         self.needs_u = self.needs.astype(U)
         self.nb = len(b.boonus)
         self.slot_star = np.array([r == "star" for r in b.boonus] + [False])
         self.slot_bar = np.array([r == "bar" for r in b.boonus] + [False])
         self.slot_star_u, self.slot_bar_u = self.slot_star.astype(U), self.slot_bar.astype(U)
         self.rows, self.cols = b.rows, b.cols
+        # can a game check every box? Only then may a star find no open box (each turn and each
+        # star checks one box, and every stash column and Boo-nus reward gives at most one star)
+        self.can_fill = TURNS + self.S + self.nb >= n
         self.bar_points = b.bar_points
 
 
@@ -110,26 +116,21 @@ class Games:
         self.s[:, g] = sub.s
 
     def collect(self, box: np.ndarray, act: np.ndarray | None = None) -> None:
-        """Check box[g] in every game where act[g] (every game if act is None)."""
+        """Check box[g] in every game where act[g] (every game if act is None). A stash row keeps
+        counting past its last circle (never on a shipped sheet): `counts()` stops it there, and no
+        column past the last has a star or points."""
         t = self.t
-        if act is None:
-            grow_ok = True
-            self.checked |= t.bit[box]
-        else:
-            grow_ok = act
-            self.checked |= np.where(act, t.bit[box], U(0))
+        one = U(1) if act is None else act.astype(U)
+        self.checked |= t.bit[box] * one
         sh = t.candy_shift[box]
         k = (self.stash >> sh) & U(15)  # candies in the row before
-        grow = (k < U(t.S)) & grow_ok
-        gu = grow.astype(U)
-        self.stash += gu << sh
+        self.stash += one << sh
         ksh = k << U(2)
-        self.levels += gu << ksh  # one more row holds k+1 or more
+        self.levels += one << ksh  # one more row holds k+1 or more
         rows = (self.levels >> ksh) & U(15)
-        star = grow & (((self.stars >> k) & U(1)) == U(0)) & (rows >= t.needs_u[k])
-        su = star.astype(U)
-        self.stars |= su << k
-        self.pending += su
+        star = ((~self.stars >> k) & one) & (rows >= t.needs_u[k])
+        self.stars |= star << k
+        self.pending += star
         cm = t.child_mask[box]
         haunt = (self.checked & cm) == cm
         h = np.flatnonzero(haunt if act is None else haunt & act)  # games that haunted a child
@@ -165,7 +166,8 @@ class Games:
     def counts(self) -> np.ndarray:
         """[G, C] candies per stash row (4 bits each: low then high half of each byte)."""
         b = self.stash.astype("<u8").view(np.uint8).reshape(self.G, 8)
-        return np.stack([b & 15, b >> 4], 2).reshape(self.G, 16)[:, :self.t.C].astype(np.int64)
+        n = np.stack([b & 15, b >> 4], 2).reshape(self.G, 16)[:, :self.t.C]
+        return np.minimum(n, np.uint8(self.t.S))
 
 
 def cover_plan(t: Tables, ids: list[str], targets: np.ndarray):
@@ -210,57 +212,76 @@ def choose(games: Games, legal: np.ndarray, policy: str, u: np.ndarray, plan) ->
 
 
 def _bits(x: np.ndarray, n: int) -> np.ndarray:
-    """[G, n] bool: bit i of each x."""
+    """[G, n] 0/1 (uint8): bit i of each x."""
     return np.unpackbits(x.astype("<u8").view(np.uint8).reshape(len(x), 8), axis=1,
-                         bitorder="little")[:, :n].astype(bool)
+                         bitorder="little")[:, :n]
+
+
+@lru_cache(maxsize=16)
+def tables(b: Board) -> Tables:
+    return Tables(b)
+
+
+def _stars(games: Games, g: np.ndarray, ids: np.ndarray, policy: str, u: np.ndarray, plan, n: int) -> None:
+    """Decision n of a turn for the games g (rows of `games`; `ids` are their numbers in the batch),
+    which each hold a star; then, for those that still hold one, decision n + 1, and so on.
+    u is the turn's [G, K] uniforms for the whole batch, plan the cover plan."""
+    if not len(g):
+        return
+    t = games.t
+    sub = games.take(g)
+    legal = ~sub.checked & t.full
+    if not t.can_fill or (legal != 0).all():
+        sub.pending -= U(1)
+        act = None
+    else:  # no open box left: the stars are lost
+        act = legal != 0
+        sub.unused += np.where(act, U(0), sub.pending)
+        sub.pending[:] = np.where(act, sub.pending - act, U(0))
+    part = plan and tuple(x[ids] for x in plan)
+    sub.collect(choose(sub, legal, policy, u[ids, n % K], part), act)
+    still = np.flatnonzero(sub.pending)
+    _stars(sub, still, ids[still], policy, u, plan, n + 1)
+    games.put(g, sub)
 
 
 def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
-    t = Tables(b)
+    t = tables(b)
     G = len(dice)
     games = Games(t, G)
     plan = cover_plan(t, ids, np.asarray(targets)) if policy == "cover" else None
-    rolls = t.die_mask.ravel()[7 * dice[:, :, 0].astype(np.intp) + dice[:, :, 1]]  # [G, T]: boxes a roll may check
+    dice = np.asarray(dice, np.int8)
+    rolls = t.die_mask.ravel()[(7 * dice[:, :, 0] + dice[:, :, 1]).T]  # [T, G]: boxes each roll may check
+    u = np.asarray(u)
+    first = np.ascontiguousarray(u[:, :, 0].T)  # [T, G]: each turn's first decision
     for turn in range(TURNS):
-        legal = ~games.checked & rolls[:, turn]
-        box = choose(games, legal, policy, u[:, turn, 0], plan)
+        legal = ~games.checked & rolls[turn]
+        box = choose(games, legal, policy, first[turn], plan)
         if (legal != 0).all():
             games.collect(box)
         else:  # a roll matching no open box checks nothing
             can = legal != 0
             games.stuck += ~can
             games.collect(box, can)
-        n = 1
-        while True:  # stars, one at a time, played by the games that hold one
-            g = np.flatnonzero(games.pending)
-            if not len(g):
-                break
-            sub = games.take(g)
-            legal = ~sub.checked & t.full
-            if (legal != 0).all():
-                sub.pending -= U(1)
-                act = None
-            else:  # no open box left: the stars are lost
-                act = legal != 0
-                sub.unused += np.where(act, U(0), sub.pending)
-                sub.pending[:] = np.where(act, sub.pending - act, U(0))
-            part = plan and tuple(x[g] for x in plan)
-            sub.collect(choose(sub, legal, policy, u[g, turn, n % K], part), act)
-            games.put(g, sub)
-            n += 1
-    checked = _bits(games.checked, t.B)
+        g = np.flatnonzero(games.pending)
+        _stars(games, g, g, policy, u[:, turn], plan, 1)
     stash = games.counts()
-    stars = _bits(games.stars, t.S)
-    row_bars = (games.checked[:, None] & t.rowmask) == t.rowmask
-    col_bars = (games.checked[:, None] & t.colmask) == t.colmask
+    E = t.B + t.C * t.S + t.S + t.nb + t.rows + t.cols + TURNS
+    reached = np.empty((G, E), bool)
+    at = 0
+    for part in (_bits(games.checked, t.B), (stash[:, :, None] > np.arange(t.S, dtype=np.uint8)).reshape(G, -1),
+                 _bits(games.stars, t.S), games.boonus[:, None] > np.arange(t.nb, dtype=U),
+                 (games.checked[:, None] & t.rowmask) == t.rowmask,
+                 (games.checked[:, None] & t.colmask) == t.colmask):
+        reached[:, at:at + part.shape[1]] = part
+        at += part.shape[1]
+    reached[:, at:] = True  # every turn is played
     turns = np.full(G, TURNS, np.int64)
-    reached = np.concatenate([checked, (stash[:, :, None] >= np.arange(1, t.S + 1)).reshape(G, -1), stars,
-                              games.boonus[:, None] >= np.arange(1, t.nb + 1, dtype=U), row_bars, col_bars,
-                              np.ones((G, TURNS), bool)], 1)
-    boonus, bars, pending = (x.astype(np.int64) for x in (games.boonus, games.bars, games.pending))
-    state = np.concatenate([checked, stash, stars, boonus[:, None], row_bars, col_bars,
-                            bars[:, None], turns[:, None], pending[:, None]], 1).astype(np.int64)
-    score = t.points[stash].sum(1) + bars * t.bar_points
+    state = np.empty((G, t.C + 6), np.int64)
+    state[:, 0] = games.checked
+    state[:, 1:1 + t.C] = stash
+    state[:, 1 + t.C:] = np.stack([games.stars, games.boonus, games.bars, turns, games.pending], 1)
+    score = t.points[stash].sum(1) + state[:, 3 + t.C] * t.bar_points
     return Batch(score=score, reached=reached, penalties=np.zeros(G, np.int64),
                  unused_powers=games.unused.astype(np.int64), stuck=games.stuck.astype(np.int64),
                  turns=turns, state=state)

@@ -230,10 +230,12 @@ class State:
         return out
 
     def flat(self) -> list[int]:
-        """The end state in a fixed order (compared with the fast engine's)."""
-        return ([int(x) for x in self.checked] + self.stash + [int(x) for x in self.stars]
-                + [self.boonus] + [int(x) for x in self.row_bars + self.col_bars]
-                + [self.bars, self.turn, self.pending])
+        """The end state in a fixed order (compared with the fast engine's): the checked boxes and
+        the stash stars as bit masks (bit i = box i, column i + 1), the stash rows, the Boo-nus
+        rewards filled, the chocolate bars, turns played and stars left."""
+        boxes = sum(1 << i for i, c in enumerate(self.checked) if c)
+        stars = sum(1 << k for k, c in enumerate(self.stars) if c)
+        return [boxes, *self.stash, stars, self.boonus, self.bars, self.turn, self.pending]
 
 
 # ---- policies ------------------------------------------------------------------------------------
