@@ -445,3 +445,22 @@ def _tooth(c, fill, mono):
     p.moveTo(-0.35, 0.15)
     p.curveTo(-0.15, -0.05, 0.15, -0.05, 0.35, 0.15)
     c.drawPath(p, stroke=1, fill=0)
+
+
+@icon("ghost", "#ffffff")
+def _ghost(c, fill, mono):
+    """A friendly ghost: round head, wavy hem, two eyes (Boogaloo's haunting)."""
+    _fill(c, fill, mono)
+    p = c.beginPath()
+    p.moveTo(-0.7, -0.85)
+    p.lineTo(-0.7, 0.2)
+    p.curveTo(-0.7, 1.05, 0.7, 1.05, 0.7, 0.2)
+    p.lineTo(0.7, -0.85)
+    for i, x in enumerate((0.47, 0.23, 0.0, -0.23, -0.47, -0.7)):
+        p.lineTo(x, -0.62 if i % 2 == 0 else -0.85)
+    p.close()
+    c.drawPath(p, stroke=1, fill=1)
+    c.setFillColor("#000000")
+    for x in (-0.25, 0.25):
+        c.ellipse(x - 0.1, 0.2, x + 0.1, 0.48, stroke=0, fill=1)
+    c.ellipse(-0.13, -0.25, 0.13, 0.05, stroke=0, fill=1)
