@@ -86,8 +86,8 @@ def _child(pen: Pen, doc: BoogalooSheet, child, x: float, y: float, w: float, h:
         left = bx + (n - 1) * (bw + gap)
         items += [Box(left, by, bw, bh, Style(width=0.4, fill=pen.fill(colour, 0.28)), id=f"{cid}.box.{n}",
                       radius=1.2, writable=True),
-                  pen.icon(f"die{box.die}", left + bw / 2, by + 4.0, 6.0),
-                  pen.candy_icon(box.candy, left + bw / 2, by + bh - 4.9, 7.2)]
+                  pen.icon(f"die{box.die}", left + bw / 2, by + 4.3, 6.4),
+                  pen.candy_icon(box.candy, left + bw / 2, by + bh - 5.2, 7.8)]
     return items
 
 
@@ -124,8 +124,9 @@ def _grid(pen: Pen, doc: BoogalooSheet, sheet: Sheet, w: float, top: float) -> t
 
 
 def _boonus(pen: Pen, doc: BoogalooSheet, x: float, y: float, w: float) -> list[Item]:
-    items: list[Item] = [heading(x, y + 4, "Boo-nus", 11, id="boonus.title"),
-                         Text(x + 19, y + 4, "Each time you haunt a child (all 3 of its boxes checked), "
+    items: list[Item] = [pen.icon("ghost", x + 3.0, y + 2.6, 6.0),
+                         heading(x + 6.5, y + 4, "Boo-nus", 11, id="boonus.title"),
+                         Text(x + 25.5, y + 4, "Each time you haunt a child (all 3 of its boxes checked), "
                               "cross the next reward, left to right.", 7.5, id="boonus.help")]
     r = 5.0
     n = len(doc.content.boonus)
@@ -155,7 +156,7 @@ def _turns(x: float, y: float, w: float) -> list[Item]:
         bx = x + (t - 1) * pitch
         items.append(Box(bx, y + 7, size, size, THIN, id=f"track.turn.{t}", radius=1.0, writable=True))
         items.append(Text(bx + size / 2, y + 7 + size / 2 + 1.3, str(t), 9, bold=True, align="center",
-                          color="#9e9e9e"))
+                          color="#8a8a8a"))
     return items
 
 
@@ -207,13 +208,12 @@ def _stash(pen: Pen, doc: BoogalooSheet, x: float, y: float, w: float) -> tuple[
         items.append(Circle(cx, stars_y, r + 0.6, Style(width=0.45, fill="#ffffff"), id=f"stash.star.{k}",
                             writable=True))
         items.append(pen.icon("star", cx, stars_y, 2 * r + 0.4))
-        text = "all" if need == n_candies else f"{need} row" + ("s" if need > 1 else "")
-        items.append(Text(cx, stars_y + r + 3.4, text, 6, align="center", color="#444444"))
-    items.append(Para(x, stars_y - 4.2, icon_w - 0.5, 9, "star<br/>when", 6, align="center",
-                      color="#444444"))
-    items.append(Text(x + icon_w + cols * pitch + 2, stars_y + 0.4, "rows with a", 6, color="#444444"))
-    items.append(Text(x + icon_w + cols * pitch + 2, stars_y + 2.9, "check here", 6, color="#444444"))
-    return items, stars_y + r + 5.0
+        text = f"all {need}" if need == n_candies else f"{need} row" + ("s" if need > 1 else "")
+        items.append(Text(cx, stars_y + r + 3.4, text, 6.5, bold=True, align="center", color="#444444"))
+    items.append(Text(x + icon_w + cols * pitch / 2, stars_y + r + 7.2,
+                      "Star: when this many candy rows reach the column", 6.5, align="center",
+                      color="#444444", id="stash.star.help"))
+    return items, stars_y + r + 8.0
 
 
 def _score(doc: BoogalooSheet, x: float, y: float, w: float) -> list[Item]:
@@ -246,8 +246,9 @@ def compose_sheet(doc: BoogalooSheet, n: int, w: float, h: float) -> list[Item]:
              7.5, color="#444444", id="subtitle"),
     ]
     from ...draw import text_width_mm
-    tx = text_width_mm(doc.title, 22, bold=True) + 4
-    items.append(Text(tx, 9, sheet_label(doc, n), 11, bold=True, id="sheet.label"))
+    tx = text_width_mm(doc.title, 22, bold=True) + 1.5
+    items.append(pen.icon("ghost", tx + 4, 5.2, 8.5, id="title.ghost"))
+    items.append(Text(tx + 10, 9, sheet_label(doc, n), 11, bold=True, id="sheet.label"))
     items += name_line(panel_x, 9, PANEL_W)
     grid, bottom = _grid(pen, doc, sheet, left_w, HEAD + 1)
     items += grid

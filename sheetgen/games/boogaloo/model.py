@@ -111,7 +111,7 @@ class BoogalooContent(Strict):
 class BoogalooLayout(PageSetup):
     orientation: Literal["portrait", "landscape"] = "landscape"
     box_w: float = Field(11.0, ge=10.0, le=16.0, description="candy box width, mm")
-    box_h: float = Field(18.0, ge=13.0, le=20.0, description="candy box height, mm")
+    box_h: float = Field(20.0, ge=13.0, le=22.0, description="candy box height, mm")
     points_colour: Colour = Field("#2a9d3f", pattern=HEX, description="stash points circles")
     accent: Colour = Field("#5b3c88", pattern=HEX, description="headings and banners")
 
