@@ -21,6 +21,8 @@ array, or `slice(None)` for every game).
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 
 from .model import IMMEDIATE, POWERS
@@ -35,7 +37,7 @@ DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never complete
 ALL = slice(None)
 START, R1, STEP2, R2, SCARE, OVER = range(6)  # a game's phase in its turn
 COST = np.array([5, 5, 10, 10, 400, 40, 0, 0], np.int32)  # scare cost by 2 * scares + skull ready
-OFF12 = (15 - np.arange(12, dtype=np.int32)).reshape(2, 6, 1)  # plan option, packed in a key
+DIE_OFF = np.array([[15], [9]], np.int32)  # 15 - 6 * die: the plan's option, packed in a key
 TAIL = 100000  # effects of fewer games than this wait for the next round
 
 
@@ -65,6 +67,9 @@ class Sheet:
         cv = np.arange(6 * 64 * 6)
         self.boxof = (cv // 384) * 6 + cv % 6  # box of a `symb` index
         self.candyof = self.bc[self.boxof]  # its candy
+        # greedy keys with the option packed in the low bits (see Games._plan and _any_box)
+        self.symb16 = (self.symb * 16 - cv // 384).astype(np.int32)
+        self.symb64 = (self.symb * 64 + 63 - self.boxof).astype(np.int32)
         # symbols of each box: power mask and kind, Boo-nus mask and row
         self.pm = np.full(36, DUMMY_MASK, np.int64)
         self.pk = np.zeros(36, np.intp)
@@ -116,6 +121,7 @@ class Games:
         self.scares, self.stash, self.colcnt = z8(6), z8(6), z8(7)
         self.ready, self.used, self.reward = z8(6), z8(6), z8(7)
         self.gain10 = np.full((6, G), 10 * sh.gt[0], np.int32)  # 10 x gain of each candy's next circle
+        self.gain16, self.gain64 = 16 * self.gain10, 64 * self.gain10  # the same, scaled for keys
         self.candyG = sh.candyof * G  # flat index of a `symb` index's candy row in [6, G] arrays
         self.pyramid, self.lost, self.missed = z(), z(), z()
         self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z()
@@ -339,17 +345,24 @@ class Games:
         whether no box could be taken."""
         G = len(a)
         dm1 = np.stack([a - 1, b - 1])
-        v = self._die_vals(g, dm1)  # [2, 6, n]
         if self.greedy:
+            # key = 16 * (box value - scare cost) + 15 - option, option = 6 * die + child
+            sh = self.sh
+            idx = self._state(g)[None, :, :] + dm1[:, None, :]
+            key = np.take(sh.symb16, idx) + np.take(self.gain16, np.take(self.candyG, idx) + self.ar[g])
+            if self.cover:
+                key += 16 * BIG * (((self.h_boxes[g] >> np.take(sh.boxof, idx)) & 1)
+                                   + self._hc(g, np.take(sh.candyof, idx)))
             cost = self._cost(g, np.stack([b - 1, a - 1]))  # die 1 collects: die 2 scares
-            key = ((v - cost[:, None, :]) * 16 + OFF12).reshape(12, G).max(0)
+            key += (DIE_OFF - 16 * cost)[:, None, :]
+            key = key.reshape(12, G).max(0)
             none = key < THR * 8
             if none.any():
                 w = np.flatnonzero(none)
                 key[w] = np.maximum(15 - 16 * cost[0, w], 9 - 16 * cost[1, w])
             pick = 15 - (key & 15)
         else:
-            legal = (v > THR).reshape(12, G)
+            legal = (self._die_vals(g, dm1) > THR).reshape(12, G)
             cnt = legal.sum(0)
             none = cnt == 0
             r = self._r(g, np.where(none, 2, cnt))
@@ -360,11 +373,17 @@ class Games:
 
     def _any_box(self, g):
         """Doubles and stars: any available box, in box order."""
-        v = self._box_vals(g)
         if self.greedy:
-            key = (v * 64 + (63 - np.arange(36))[:, None]).max(0)
+            sh = self.sh
+            n = len(g)
+            key = np.take(sh.symb64, self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
+            key += self.gain64[:, g][sh.bc]
+            if self.cover:
+                b = np.arange(36)[:, None]
+                key += 64 * BIG * (((self.h_boxes[g] >> b) & 1) + self._hc(g, sh.bc[:, None]))
+            key = key.max(0)
             return np.where(key < THR * 32, -1, 63 - (key & 63))
-        return self._pick(g, v > THR, None)
+        return self._pick(g, self._box_vals(g) > THR, None)
 
     def _moon_choice(self, g, a, b):
         """The full moon decision: 1 where the game crosses one out this turn."""
@@ -485,7 +504,10 @@ class Games:
         if not ok.all():
             g, at, n = g[ok], at[ok], n[ok]
         self.stash.reshape(-1)[at] = n + 1
-        self.gain10.reshape(-1)[at] = np.take(sh.gt10, n + 1)
+        gn = np.take(sh.gt10, n + 1)
+        self.gain10.reshape(-1)[at] = gn
+        self.gain16.reshape(-1)[at] = 16 * gn
+        self.gain64.reshape(-1)[at] = 64 * gn
         cat = n * G + g
         cc = self.colcnt.reshape(-1)
         cnt = np.take(cc, cat) + 1
@@ -665,5 +687,11 @@ def sheet(doc) -> Sheet:
 def play(doc, dice, u, policy: str, targets):
     sh = sheet(doc)
     games = Games(sh, np.asarray(dice), np.asarray(u), policy, np.asarray(targets))
-    games.play()
+    collecting = gc.isenabled()
+    gc.disable()  # the play makes no reference cycles; the collector would only scan its temporaries
+    try:
+        games.play()
+    finally:
+        if collecting:
+            gc.enable()
     return finish(sh.t, games.flat())
