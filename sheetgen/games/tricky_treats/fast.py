@@ -38,7 +38,6 @@ ALL = slice(None)
 START, R1, STEP2, R2, SCARE, OVER = range(6)  # a game's phase in its turn
 COST = np.array([5, 5, 10, 10, 400, 40, 0, 0], np.int32)  # scare cost by 2 * scares + skull ready
 DIE_OFF = np.array([[15], [9]], np.int32)  # 15 - 6 * die: the plan's option, packed in a key
-TAIL = 100000  # effects of fewer games than this wait for the next round
 
 
 class Sheet:
@@ -220,7 +219,7 @@ class Games:
         """Games move through their turns independently, so that one game's long chain of effects
         does not hold the others up. Each round, every game does what its phase asks:
         START: roll; the first collect (doubles: any box; full moon: die 1; else the plan);
-        R1 / R2: one pending effect (the phase ends when none is left);
+        R1 / R2: the pending effects first in line (`_resolve_step`; the phase ends when none is left);
         STEP2: doubles: the bone; full moon: die 2;   SCARE: the scare, then the next turn.
         A game with nothing pending plays a whole turn in one round."""
         T, G = self.t.turns, self.G
@@ -252,14 +251,10 @@ class Games:
                 return
 
     def _resolve_some(self, ph):
-        """Pending effects, one per game per step, while many games have some (a few long
-        chains are left for the next rounds, so that they do not hold the others up)."""
+        """One resolve step for the games whose effects are pending."""
         r = np.flatnonzero(((ph == R1) | (ph == R2)) & (self.pend > 0))
-        while r.size:
+        if r.size:
             self._resolve_step(r)
-            if r.size < TAIL:
-                return
-            r = r[self.pend[r] > 0]
 
     def _start(self, g):
         """Roll; the full moon decision; the first collect."""
@@ -282,7 +277,9 @@ class Games:
         box, target, none = self._plan(g, a, b)
         if not self.greedy:
             self.k[g] += plain
-        self.missed[g] += none & plain
+        miss = none & plain
+        if miss.any():
+            self.missed[gi[miss]] += 1
         box[~plain] = -1
         self.target[g] = target
         self.tk[g] = np.where(dbl, 0, np.where(moon, 1, 2))
@@ -473,7 +470,8 @@ class Games:
         sh, G = self.sh, self.G
         gi = self.ar[g]
         bit = np.int64(1) << box
-        self.boxes[g] |= bit
+        bx = self.boxes[g] | bit
+        self.boxes[g] = bx
         self.free[g] &= ~bit
         candy = np.take(sh.bc, box)
         bat = self.ready[BAT][g] > 0
@@ -493,7 +491,7 @@ class Games:
             self.ready[BAT][w[use]] -= 1
             candy[np.flatnonzero(bat)[use]] = pick[use] - 1
         self._add_candy(gi, candy)
-        self._unlock(gi, box)
+        self._unlock(gi, box, bx)
 
     def _add_candy(self, g, k):
         """Check the candy's next stash circle; a column reaching its number earns its reward."""
@@ -503,8 +501,9 @@ class Games:
         ok = n < 7
         if not ok.all():
             g, at, n = g[ok], at[ok], n[ok]
-        self.stash.reshape(-1)[at] = n + 1
-        gn = np.take(sh.gt10, n + 1)
+        n1 = n + 1
+        self.stash.reshape(-1)[at] = n1
+        gn = np.take(sh.gt10, n1)
         self.gain10.reshape(-1)[at] = gn
         self.gain16.reshape(-1)[at] = 16 * gn
         self.gain64.reshape(-1)[at] = 64 * gn
@@ -521,11 +520,10 @@ class Games:
             self.p_cp[w[~star]] += 1
             self.pend[w] += 1
 
-    def _unlock(self, g, box):
+    def _unlock(self, g, box, bx):
         """The box's power and Boo-nus symbols, when now complete: a power is circled (or, in a
         square, used at once), a Boo-nus symbol checks its row, a full row gives an action."""
         sh, G = self.sh, self.G
-        bx = self.boxes[g]
         pm = np.take(sh.pm, box)
         fp = (bx & pm) == pm
         if fp.any():
