@@ -121,7 +121,7 @@ class Games:
         column past the last has a star or points."""
         t = self.t
         one = U(1) if act is None else act.astype(U)
-        self.checked |= t.bit[box] * one
+        self.checked |= t.bit[box] if act is None else t.bit[box] * one
         sh = t.candy_shift[box]
         k = (self.stash >> sh) & U(15)  # candies in the row before
         self.stash += one << sh
@@ -133,7 +133,7 @@ class Games:
         self.pending += star
         cm = t.child_mask[box]
         haunt = (self.checked & cm) == cm
-        h = np.flatnonzero(haunt if act is None else haunt & act)  # games that haunted a child
+        h = _rows(haunt if act is None else haunt & act)  # games that haunted a child
         if len(h):
             hb, slot = box[h], self.boonus[h]
             checked = self.checked[h]
@@ -211,6 +211,11 @@ def choose(games: Games, legal: np.ndarray, policy: str, u: np.ndarray, plan) ->
     return np.where(ok, v, NEG).argmax(1)
 
 
+def _rows(x: np.ndarray) -> np.ndarray:
+    """Indices where x is non-zero (np.flatnonzero for 1-d arrays, one call less)."""
+    return x.nonzero()[0]
+
+
 def _bits(x: np.ndarray, n: int) -> np.ndarray:
     """[G, n] 0/1 (uint8): bit i of each x."""
     return np.unpackbits(x.astype("<u8").view(np.uint8).reshape(len(x), 8), axis=1,
@@ -240,7 +245,7 @@ def _stars(games: Games, g: np.ndarray, ids: np.ndarray, policy: str, u: np.ndar
         sub.pending[:] = np.where(act, sub.pending - act, U(0))
     part = plan and tuple(x[ids] for x in plan)
     sub.collect(choose(sub, legal, policy, u[ids, n % K], part), act)
-    still = np.flatnonzero(sub.pending)
+    still = _rows(sub.pending)
     _stars(sub, still, ids[still], policy, u, plan, n + 1)
     games.put(g, sub)
 
@@ -263,7 +268,7 @@ def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
             can = legal != 0
             games.stuck += ~can
             games.collect(box, can)
-        g = np.flatnonzero(games.pending)
+        g = _rows(games.pending)
         _stars(games, g, g, policy, u[:, turn], plan, 1)
     stash = games.counts()
     E = t.B + t.C * t.S + t.S + t.nb + t.rows + t.cols + TURNS
