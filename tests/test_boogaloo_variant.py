@@ -68,3 +68,15 @@ def test_broken_variant_loads_but_last_boonus_rewards_are_never_reached(shipped)
         reached |= RULES.fast(one, dice, u, policy, targets).reached.any(0)
     missing = {e for e, r in zip(ids, reached) if not r}
     assert {"boonus.11", "boonus.12"} <= missing
+
+
+def test_variant_sheets_print_their_stamp(shipped):
+    from sheetgen.scene import ids
+
+    info = {"game": "boogaloo", "seed": 3, "id": "abcdef12", "command": "sheetgen variant boogaloo --seed 3"}
+    doc = KIND.model.model_validate({**shipped, "content": generate(shipped["content"],
+                                                                     np.random.default_rng(3)),
+                                     "variant": info})
+    for page in pages(doc, Options()):
+        found = ids(page.items)
+        assert "variant.footer" in found and "variant.qr" in found and "qr" not in found

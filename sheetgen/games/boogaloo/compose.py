@@ -261,7 +261,7 @@ def compose_sheet(doc: BoogalooSheet, n: int, w: float, h: float) -> list[Item]:
     items += stash
     items += _score(doc, panel_x, stash_end + 3, PANEL_W)
     if doc.variant:
-        items += variant_stamp(doc.variant, panel_x, h, PANEL_W)
+        items += variant_stamp(doc.variant, 0, h, w)
     else:
         q = 15.0
         items.append(QR(w - q, h - q, q, doc.content.qr, id="qr"))
