@@ -1,20 +1,21 @@
 """Tricky Treats fast engine: the reference engine's decisions, vectorised across games with numpy.
 
-All games play turn t together, in three stages that keep each game's own order of steps:
-the first collect (plan, doubles' box, or full moon's die 1) and its effects; the second step
-(doubles' bone, full moon's die 2) and its effects; the scare. The common path (the plan) runs
-over every game at once with no index gathers; rarer steps (doubles, full moon, bat, skull, bone,
-rewards, the effects queue) run on the compacted games that need them.
+Games move through their turns independently (`Games.play`): each round, every game does what
+its phase asks (start of turn, pending effects, second step, scare), so that one game's long
+chain of stars and cauldrons does not hold the others up. Each step runs on the compacted
+games that need it; each game still does its own steps in the reference's order.
 
-Speed comes from lookup tables built once per sheet (`Sheet`):
-- a child's 6 boxes and whether it is scared are one number `cst` per child (kept as an index
-  into the table, times 6), and the symbol part of the greedy value of each of its boxes, or
-  "illegal", is one table lookup (`SYMB`): symbols belong to one child, so nothing else matters;
-- a box's power and Boo-nus symbols are two bit masks (`PM`, `BM`), complete when all their
+Speed comes from lookup tables built once per sheet (`Sheet`, cached per document):
+- symbols belong to one child, so the symbol part of a box's greedy value, or "illegal", depends
+  only on that child's free boxes (6 bits: none free once scared): one table lookup (`symb`),
+  with the option number already packed in for greedy keys (`symb16`, `symb64`);
+- a box's power and Boo-nus symbols are two bit masks (`pm`, `bm`), complete when all their
   boxes are checked, so unlocking is one compare; what was unlocked is read from the boxes at
-  the end;
-- greedy decisions pack value and option into one key (`value * 64 + 63 - option`), so one
-  max over the option axis gives the first best option; random ones count legal options.
+  the end (`flat`);
+- greedy decisions pack value and option into one key (`value * 64 + 63 - option`), so one max
+  over the option axis gives the first best option; random ones count legal options;
+- small counters are int8, keys int32; pyramid boxes are checked the moment they are earned
+  (they ask nothing and come first in the reference's queue).
 Each method mirrors a part of rules.State and takes `g`, the games it applies to (an index
 array, or `slice(None)` for every game).
 """
@@ -47,7 +48,6 @@ class Sheet:
         self.t = t
         S, P = t.n_sym, t.n_pow
         self.bc = t.box_candy.astype(np.intp)  # [36]
-        self.bcG = None  # bc * G, set per batch
         gt = np.append(np.diff(t.points), 0).astype(np.int64)  # gain of the (n+1)-th candy
         self.gt = gt
         self.gt10 = (10 * gt).astype(np.int32)
@@ -125,14 +125,10 @@ class Games:
         self.pyramid, self.lost, self.missed = z(), z(), z()
         self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z()
         self.pend, self.k = z(), z()
-        self.bcG = sh.bc * G  # flat index of a box's candy row in [6, G] arrays
-        self.cauG = sh.caul * G
-        # cover help, per game
-        hs: list[Help] = []
-        if self.cover:
-            uniq = {e: helps(t, e) for e in set(int(e) for e in targets)}
-            hs = [uniq[int(e)] for e in targets]
-        arr = lambda f, d: np.array([f(h) for h in hs], np.int64) if hs else np.full(G, d, np.int64)
+        # cover help, per game: one Help per distinct target, spread to its games
+        uniq, inv = np.unique(targets, return_inverse=True) if self.cover else ([], None)
+        hs: list[Help] = [helps(t, int(e)) for e in uniq]
+        arr = lambda f, d: np.array([f(h) for h in hs], np.int64)[inv] if hs else np.full(G, d, np.int64)
         self.h_boxes = arr(lambda h: h.boxes, 0)
         self.h_cand = arr(lambda h: h.candies, 0)
         self.h_scare = arr(lambda h: h.scare, -1)
