@@ -38,6 +38,25 @@ DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never complete
 ALL = slice(None)
 START, R1, STEP2, R2, SCARE, OVER = range(6)  # a game's phase in its turn
 COST = np.array([5, 5, 10, 10, 400, 40, 0, 0], np.int32)  # scare cost by 2 * scares + skull ready
+COLS = sum(1 << (6 * c) for c in range(6))  # bit v of each child's 6 bits
+GATHER = sum(1 << (30 - 5 * c) for c in range(6))  # multiplier moving bit 6c to bit 30 + c
+
+
+def _by_child(x):
+    """Bits 0, 6, ..., 30 of x as a 6-bit mask (bit c: child c); products never overlap."""
+    return (((x & COLS) * GATHER) >> 30) & 63
+
+
+def _nth_bits(width):
+    """[2^width * 16]: position of the r-th set bit (r < 16) of each mask, -1 past the last."""
+    out = np.full((1 << width, 16), -1, np.int64)
+    for m in range(1 << width):
+        bits = [i for i in range(width) if m >> i & 1]
+        out[m, :len(bits)] = bits
+    return out.reshape(-1)
+
+
+NTH12 = _nth_bits(12)  # plan options: 12 bits; also a child's 6 boxes (masks below 64)
 DIE_OFF = np.array([[15], [9]], np.int32)  # 15 - 6 * die: the plan's option, packed in a key
 
 
@@ -355,11 +374,13 @@ class Games:
                 key[w] = np.maximum(15 - 16 * cost[0, w], 9 - 16 * cost[1, w])
             pick = 15 - (key & 15)
         else:
-            legal = (self._die_vals(g, dm1) > THR).reshape(12, G)
-            cnt = legal.sum(0)
+            # the legal options as a 12-bit mask (bit 6 * die + child), then its r-th set bit
+            free = self.free[g]
+            mask = _by_child(free >> (a - 1)) | (_by_child(free >> (b - 1)) << 6)
+            cnt = np.bitwise_count(mask).astype(np.int64)
             none = cnt == 0
             r = self._r(g, np.where(none, 2, cnt))
-            pick = np.where(none, 6 * r, (np.cumsum(legal, 0) <= r).sum(0))
+            pick = np.where(none, 6 * r, np.take(NTH12, mask * 16 + r))
         first = pick < 6
         box = np.where(none, -1, np.where(first, a, b) - 1 + 6 * (pick % 6))
         return box, np.where(first, b, a) - 1, none
@@ -376,7 +397,20 @@ class Games:
                 key += 64 * BIG * (((self.h_boxes[g] >> b) & 1) + self._hc(g, sh.bc[:, None]))
             key = key.max(0)
             return np.where(key < THR * 32, -1, 63 - (key & 63))
-        return self._pick(g, self._box_vals(g) > THR, None)
+        # random: the r-th free box, found child by child
+        n = len(g)
+        free = self.free[g]
+        cnt = np.bitwise_count(free).astype(np.int64)
+        r = self._r(g, cnt)
+        self.k[g] += cnt > 0
+        rows = (free[None, :] >> (6 * np.arange(6))[:, None]) & 63  # [6, n] free boxes per child
+        cum = np.cumsum(np.bitwise_count(rows), 0, dtype=np.int64)
+        c = (cum <= r).sum(0)  # the child holding the r-th free box
+        ar = np.arange(n)
+        before = np.where(c > 0, np.take(cum, np.maximum(c - 1, 0) * n + ar, mode="clip"), 0)
+        row = np.take(rows, np.minimum(c, 5) * n + ar)
+        box = 6 * c + np.take(NTH12, row * 16 + r - before, mode="clip")
+        return np.where(cnt > 0, box, -1)
 
     def _moon_choice(self, g, a, b):
         """The full moon decision: 1 where the game crosses one out this turn."""
