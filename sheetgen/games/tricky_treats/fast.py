@@ -485,8 +485,10 @@ class Games:
         legal = np.vstack([np.ones((1, n), bool), open_])
         vals = None
         if self.greedy:
-            vals = np.vstack([np.zeros((1, n), np.int64),
-                              self.gain10[:, w] // 10 + BIG * self._hc(w, np.arange(6)[:, None])])
+            gains = self.gain10[:, w] // 10
+            if self.cover:
+                gains = gains + BIG * self._hc(w, np.arange(6)[:, None])
+            vals = np.vstack([np.zeros((1, n), gains.dtype), gains])
         pick = self._pick(w, legal, vals)
         use = pick > 0
         w = w[use]
@@ -512,7 +514,9 @@ class Games:
             legal = np.vstack([np.ones((1, n), bool), (self.stash[:, w] < 7) & (k6 != cd)])
             vals = None
             if self.greedy:
-                gains = self.gain10[:, w] // 10 + BIG * self._hc(w, k6)
+                gains = self.gain10[:, w] // 10
+                if self.cover:
+                    gains = gains + BIG * self._hc(w, k6)
                 keep = gains.reshape(-1)[cd * n + np.arange(n)]
                 vals = np.vstack([keep[None, :], gains - 3])
             pick = self._pick(w, legal, vals)
@@ -624,7 +628,9 @@ class Games:
         legal = (self.caul[w] >> nca) & 1 == 0
         vals = None
         if self.greedy:
-            vals = self.gain10[:, w][sh.caul] + BIG * ((nca == self.h_cbox[w]) | (self._hc(w, sh.caul[:, None]) == 1))
+            vals = self.gain10[:, w][sh.caul]
+            if self.cover:
+                vals = vals + BIG * ((nca == self.h_cbox[w]) | (self._hc(w, sh.caul[:, None]) == 1))
         pick = self._pick(w, legal, vals)
         none = pick < 0
         self.lost[w[none]] += 1
@@ -641,9 +647,10 @@ class Games:
         legal = np.stack([self.caul[w] != sh.caul_all, self.pyramid[w] < sh.top])
         vals = None
         if self.greedy:
-            here = (self.h_col[w] == -1) | (self.h_col[w] == col)
-            vals = np.stack([self._cauldron_value(w) + BIG * (self.h_caul[w] & here),
-                             sh.pyv[self.pyramid[w]] + BIG * (self.h_pyr[w] & here)])
+            vals = np.stack([self._cauldron_value(w), sh.pyv[self.pyramid[w]]])
+            if self.cover:
+                here = (self.h_col[w] == -1) | (self.h_col[w] == col)
+                vals = vals + BIG * np.stack([self.h_caul[w] & here, self.h_pyr[w] & here])
         pick = self._pick(w, legal, vals)
         none = pick < 0
         self.lost[w[none]] += 1
@@ -663,16 +670,18 @@ class Games:
             if act == "star":
                 legal.append(self.free[w] != 0)
                 if self.greedy:
-                    v = self._box_vals(w).max(0)
-                    vals.append(v + BIG * self.h_star[w])
+                    vals.append(self._box_vals(w).max(0)
+                                + (BIG * self.h_star[w] if self.cover else 0))
             elif act == "cauldron":
                 legal.append(self.caul[w] != sh.caul_all)
                 if self.greedy:
-                    vals.append(self._cauldron_value(w) + BIG * (self.h_caul[w] & generic))
+                    vals.append(self._cauldron_value(w)
+                                + (BIG * (self.h_caul[w] & generic) if self.cover else 0))
             else:
                 legal.append(self.pyramid[w] < sh.top)
                 if self.greedy:
-                    vals.append(sh.pyv[self.pyramid[w]] + BIG * (self.h_pyr[w] & generic))
+                    vals.append(sh.pyv[self.pyramid[w]]
+                                + (BIG * (self.h_pyr[w] & generic) if self.cover else 0))
         pick = self._pick(w, np.stack(legal), np.stack(vals) if self.greedy else None)
         self.lost[w[pick < 0]] += 1
         for i, act in enumerate(self.t.actions):
