@@ -104,12 +104,12 @@ def test_doubles_first_open_box_every_turn(undercover):
     # stash: gumball 2 (3), candy corn 4 (10), gumdrop 4 (10), lollipop 3 (6), gummy bear 3 (6),
     # peppermint 3 (6) = 41; bars: Boo-nus 2, 4, 6 and row 1 = 4 x 5
     assert int(b.score[0]) == 41 + 20
-    assert (int(b.stuck[0]), int(b.unused_powers[0]), int(b.turns[0])) == (0, 0, 13)
+    assert (int(b.penalties[0]), int(b.unused_powers[0]), int(b.turns[0])) == (0, 0, 13)
     assert RULES.fast(undercover, dice, u, "random", np.array([-1])).same_as(b)
 
 
-def test_roll_matching_no_open_box_is_stuck(undercover):
-    """A roll whose two values have no open box left checks nothing (the rulebook names no penalty)."""
+def test_roll_matching_no_open_box_is_a_lost_turn(undercover):
+    """A roll whose two values have no open box left checks nothing: a lost turn, not a stuck one."""
     s = State(board(undercover))
     ones_and_twos = [i for i, d in enumerate(s.b.die) if d in (1, 2)]
     for box in ones_and_twos:  # doubles: any box
@@ -120,7 +120,7 @@ def test_roll_matching_no_open_box_is_stuck(undercover):
     s.roll(1, 2)
     assert s.legal_actions() == []
     s.skip()
-    assert s.stuck == 1 and s.phase() == "end"
+    assert s.lost_turns == 1 and s.phase() == "end"
 
 
 def test_row_and_column_bars(undercover):

@@ -29,7 +29,9 @@ class Batch:
 
     score: np.ndarray  # int64 [G]
     reached: np.ndarray  # bool [G, E]
-    penalties: np.ndarray  # int64 [G]: penalties the rules named (e.g. Haunt the Block)
+    # int64 [G]: penalties the rules name (Haunt the Block), or turns lost because no box could take
+    # the roll (Tricky Treats, Boogaloo: the rulebooks name no penalty; our reading is a lost turn)
+    penalties: np.ndarray
     unused_powers: np.ndarray  # int64 [G]: powers or stars earned but never used
     stuck: np.ndarray  # int64 [G]: rolls that left no legal move where the rules name no penalty
     turns: np.ndarray  # int64 [G]: turns played before the game ended

@@ -30,7 +30,7 @@ def groups(ids: list[str]) -> list[tuple[str, list[tuple[str, int]]]]:
 
 def _scores(s: SheetReport) -> Table:
     varies = any(len(t.turns) > 1 for t in s.policies.values())
-    t = Table(title="Score per policy; penalties and unused powers per game", title_justify="left",
+    t = Table(title="Score per policy; penalties (or lost turns) and unused powers per game", title_justify="left",
               show_edge=False)
     for col in ("policy", "mean", "std", "min", "p10", "p50", "p90", "max", "penalties",
                 "unused powers") + (("turns",) if varies else ()):

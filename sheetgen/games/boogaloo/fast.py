@@ -99,7 +99,7 @@ class Games:
     """The state of G games: one uint64 row per field, so a step played by some games only can
     take their columns and put them back in one operation each."""
 
-    FIELDS = ("checked", "stash", "levels", "stars", "boonus", "bars", "pending", "stuck", "unused")
+    FIELDS = ("checked", "stash", "levels", "stars", "boonus", "bars", "pending", "lost_turns", "unused")
 
     def __init__(self, t: Tables, G: int, state: np.ndarray | None = None):
         self.t = t
@@ -264,9 +264,9 @@ def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
         box = choose(games, legal, policy, first[turn], plan)
         if (legal != 0).all():
             games.collect(box)
-        else:  # a roll matching no open box checks nothing
+        else:  # a roll matching no open box checks nothing: a lost turn
             can = legal != 0
-            games.stuck += ~can
+            games.lost_turns += ~can
             games.collect(box, can)
         g = _rows(games.pending)
         _stars(games, g, g, policy, u[:, turn], plan, 1)
@@ -287,6 +287,6 @@ def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
     state[:, 1:1 + t.C] = stash
     state[:, 1 + t.C:] = np.stack([games.stars, games.boonus, games.bars, turns, games.pending], 1)
     score = t.points[stash].sum(1) + state[:, 3 + t.C] * t.bar_points
-    return Batch(score=score, reached=reached, penalties=np.zeros(G, np.int64),
-                 unused_powers=games.unused.astype(np.int64), stuck=games.stuck.astype(np.int64),
+    return Batch(score=score, reached=reached, penalties=games.lost_turns.astype(np.int64),
+                 unused_powers=games.unused.astype(np.int64), stuck=np.zeros(G, np.int64),
                  turns=turns, state=state)

@@ -8,8 +8,10 @@ its sheets, and element ids are those drawn on that sheet's page.
 Readings of the rulebook where it leaves a choice (each is also stated where it is applied):
 - A turn's action is one box: a box whose die value equals either die (any box on doubles). The
   action order is the box order on the sheet: children row by row, boxes left to right.
-- A roll that matches no open box checks nothing (the rulebook names no penalty): it counts as
-  `stuck`.
+- A roll that matches no open box checks nothing: the player loses the turn. The rulebook names no
+  penalty and no sheet can rule it out late in a game (each die value has only six boxes), so this is
+  a legal pass, the same reading as Tricky Treats; `Batch.penalties` counts these lost turns so a
+  designer sees how often it happens, and `stuck` stays 0.
 - Stars are used at once, one at a time, each on any open box; a star earned while another is
   being used waits its turn. A star that finds no open box is lost (`unused_powers`).
 - Stash column k's star comes the moment `needs[k-1]` candy rows hold k candies or more; since a
@@ -115,7 +117,7 @@ class State:
         self.turn = 0  # turns completed
         self.dice: tuple[int, int] | None = None
         self.pending = 0  # stars earned and not yet used
-        self.stuck = 0
+        self.lost_turns = 0
         self.unused = 0
 
     # ---- the turn ------------------------------------------------------------------------------
@@ -149,10 +151,10 @@ class State:
         self.collect(box)
 
     def skip(self) -> None:
-        """No legal box for the phase. Dice: nothing is checked this turn (stuck; no penalty is named).
+        """No legal box for the phase. Dice: nothing is checked this turn (a lost turn).
         Star: there is no open box left, so the star is lost."""
         if self.phase() == "die":
-            self.stuck += 1
+            self.lost_turns += 1
             self.dice = None
         else:
             self.unused += self.pending
@@ -310,9 +312,9 @@ def reference(doc: BoogalooSheet, dice, u, policy: str, targets) -> Batch:
              for g in range(len(dice))]
     return Batch(score=np.array([s.score() for s in games], np.int64),
                  reached=np.array([s.reached(ids) for s in games], bool).reshape(len(games), len(ids)),
-                 penalties=np.zeros(len(games), np.int64),
+                 penalties=np.array([s.lost_turns for s in games], np.int64),
                  unused_powers=np.array([s.unused for s in games], np.int64),
-                 stuck=np.array([s.stuck for s in games], np.int64),
+                 stuck=np.zeros(len(games), np.int64),  # a roll with no box is a lost turn
                  turns=np.array([s.turn for s in games], np.int64),
                  state=np.array([s.flat() for s in games], np.int64).reshape(len(games), -1))
 

@@ -11,8 +11,9 @@ Readings chosen where the rulebook is ambiguous (each is also stated where it is
 - Collecting is mandatory when a box can take a die; a player may not "collect nothing" to pick
   which child to scare. When no box can take either die (late in a game, with children scared),
   the collect is skipped, as the rulebook skips a scare no child can take, and the player picks
-  which die scares. That is a legal turn, not a stuck one: `stuck` stays 0 (the state counts these
-  turns as `missed`, so a designer can still see them). Doubles with no box left are missed too.
+  which die scares. That is a legal turn, not a stuck one: `stuck` stays 0, and `Batch.penalties`
+  counts these missed collects (the same reading as Boogaloo's lost turns), so a designer sees how
+  often it happens. Doubles with no box left are missed too.
 - Doubles: one box of any value under any child who is not scared; no scare that turn.
 - Stars, full moon and doubles also only take boxes of children who are not scared.
 - A stash row holds 7 circles; an eighth candy of that type is lost (its box is still crossed).
@@ -223,7 +224,8 @@ def finish(t: Tables, state: np.ndarray) -> Batch:
     optional = np.array([p not in IMMEDIATE for p in POWERS])
     unused = ((per_kind - state[:, L["used"]]) * optional[None, :]).sum(1) + state[:, L["lost"]][:, 0]
     return Batch(score=scores(t, state).astype(np.int64), reached=reached(t, state),
-                 penalties=np.zeros(len(state), np.int64), unused_powers=unused.astype(np.int64),
+                 penalties=state[:, L["missed"]][:, 0].astype(np.int64),  # missed collects
+                 unused_powers=unused.astype(np.int64),
                  stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
                  turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state.astype(np.int64))
 
