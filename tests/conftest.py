@@ -29,3 +29,20 @@ def page_mm(pdf_path: Path) -> list[tuple[float, float]]:
 
     return [(round(float(p.mediabox.width) / MM, 2), round(float(p.mediabox.height) / MM, 2))
             for p in PdfReader(pdf_path).pages]
+
+
+def scene_by_id(layout: str) -> dict:
+    """The elements of a one-page layout's scene, by element id."""
+    from sheetgen.kinds import Options, load, render_pages
+    from sheetgen.scene import walk
+
+    pages = render_pages(load(layout), Options())
+    assert len(pages) == 1
+    return {it.id: it for it, _, _ in walk(pages[0].items) if it.id}
+
+
+def matching(scene: dict, pattern: str) -> list[str]:
+    """Ids in the scene that match a regular expression in full."""
+    import re
+
+    return [i for i in scene if re.fullmatch(pattern, i)]

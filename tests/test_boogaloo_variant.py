@@ -11,7 +11,7 @@ import yaml
 from sheetgen.games.boogaloo.compose import KIND, pages
 from sheetgen.games.boogaloo.rules import RULES
 from sheetgen.games.boogaloo.variant import generate
-from sheetgen.kinds import Options, load
+from sheetgen.kinds import Options
 
 from conftest import LAYOUTS
 

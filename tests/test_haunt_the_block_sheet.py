@@ -12,7 +12,7 @@ from sheetgen import api
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Box, Circle, Icon, Para, Text, walk
 
-from conftest import LAYOUTS, MM, page_mm
+from conftest import matching, scene_by_id, LAYOUTS, MM, page_mm
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
@@ -20,9 +20,7 @@ CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Rom
 
 @pytest.fixture(scope="module")
 def scene():
-    pages = render_pages(load("haunt-the-block"), Options())
-    assert len(pages) == 1
-    return {it.id: it for it, _, _ in walk(pages[0].items) if it.id}
+    return scene_by_id("haunt-the-block")
 
 
 @pytest.fixture(scope="module")
@@ -30,28 +28,25 @@ def a4(tmp_path_factory):
     return api.render("haunt-the-block", tmp_path_factory.mktemp("a4") / "htb.pdf").path
 
 
-def _ids(scene, pattern):
-    return [i for i in scene if re.fullmatch(pattern, i)]
-
 
 def test_scene_counts(scene):
-    path = _ids(scene, r"path\.\d+")
+    path = matching(scene, r"path\.\d+")
     assert len(path) == 48 >= 31
     assert all(isinstance(scene[i], Box) and scene[i].writable and scene[i].w >= 8 for i in path)
-    starts = _ids(scene, r"path\.\d+\.start")
+    starts = matching(scene, r"path\.\d+\.start")
     assert len(starts) == 6 and all(scene[i].name == "start" for i in starts)
-    assert len(_ids(scene, r"boonus\.pumpkin\.\d")) == 4
-    assert len(_ids(scene, r"boonus\.(cat|moon)\.\d")) == 8
-    assert len(_ids(scene, r"boonus\.bar\.\d")) == 4
-    stars = _ids(scene, r"stars\.\d")
+    assert len(matching(scene, r"boonus\.pumpkin\.\d")) == 4
+    assert len(matching(scene, r"boonus\.(cat|moon)\.\d")) == 8
+    assert len(matching(scene, r"boonus\.bar\.\d")) == 4
+    stars = matching(scene, r"stars\.\d")
     assert len(stars) == 6 and all(isinstance(scene[i], Circle) for i in stars)
     # the first star is already circled: a bold solid ring, the others dashed
     assert scene["stars.1"].style.width > scene["stars.2"].style.width and scene["stars.2"].style.dash
-    assert len(_ids(scene, r"stash\.(?!points|star|need)\w+\.\d")) == 36
-    assert len(_ids(scene, r"stash\.star\.\d")) == 6
+    assert len(matching(scene, r"stash\.(?!points|star|need)\w+\.\d")) == 36
+    assert len(matching(scene, r"stash\.star\.\d")) == 6
     assert [scene[f"stash.need.{k}"].text for k in range(1, 7)] == ["6", "5", "4", "3", "2", "1"]
-    assert len(_ids(scene, r"power\.\w+\.[12]")) == 8  # four moons, two use-circles each
-    assert len(_ids(scene, r"penalty\.\w+")) == 6
+    assert len(matching(scene, r"power\.\w+\.[12]")) == 8  # four moons, two use-circles each
+    assert len(matching(scene, r"penalty\.\w+")) == 6
     for bar in ("bar.romeo_juliet", "bar.stars", "bar.pumpkins"):
         assert isinstance(scene[bar], Circle)
     assert all(scene[f"score.{k}"].writable for k in ("bars", "total", "peppermint"))

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
-import pytest
 from pypdf import PdfReader
 
 from sheetgen import documents

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 
 import pdfplumber
 import pytest
 from pypdf import PdfReader
 
 from sheetgen import api
-from sheetgen.kinds import Options, load, render_pages
-from sheetgen.scene import Box, Circle, Icon, walk
+from sheetgen.kinds import load
+from sheetgen.scene import Box, Circle, Icon
 
-from conftest import LAYOUTS, MM, page_mm
+from conftest import matching, scene_by_id, LAYOUTS, MM, page_mm
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
@@ -20,10 +19,7 @@ POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
 
 @pytest.fixture(scope="module")
 def scene():
-    loaded = load("tricky-treats")
-    pages = render_pages(loaded, Options())
-    assert len(pages) == 1
-    return {it.id: it for it, _, _ in walk(pages[0].items) if it.id}
+    return scene_by_id("tricky-treats")
 
 
 @pytest.fixture(scope="module")
@@ -31,24 +27,21 @@ def a4(tmp_path_factory):
     return api.render("tricky-treats", tmp_path_factory.mktemp("a4") / "tt.pdf").path
 
 
-def _ids(scene, pattern):
-    return [i for i in scene if re.fullmatch(pattern, i)]
-
 
 def test_scene_counts(scene):
-    boxes = _ids(scene, r"child\.\w+\.box\.[1-6]")
+    boxes = matching(scene, r"child\.\w+\.box\.[1-6]")
     assert len(boxes) == 36 and all(isinstance(scene[i], Box) and scene[i].writable for i in boxes)
-    scares = _ids(scene, r"child\.\w+\.scare\.[1-3]")
+    scares = matching(scene, r"child\.\w+\.scare\.[1-3]")
     assert len(scares) == 18 and all(isinstance(scene[i], Circle) for i in scares)
-    skulls = _ids(scene, r"child\.\w+\.scare\.3\.skull")
+    skulls = matching(scene, r"child\.\w+\.scare\.3\.skull")
     assert len(skulls) == 6 and all(scene[i].name == "skull" for i in skulls)
-    stash = _ids(scene, r"stash\.(?!points)\w+\.[1-7]")
+    stash = matching(scene, r"stash\.(?!points)\w+\.[1-7]")
     assert len(stash) == 42 and all(isinstance(scene[i], Circle) and scene[i].writable for i in stash)
-    assert len(_ids(scene, r"track\.turn\.\d+")) == 16
-    assert len(_ids(scene, r"child\.\w+\.power\.\d")) == 15
-    assert len(_ids(scene, r"child\.\w+\.boonus")) == 6
-    assert len(_ids(scene, r"cauldron\.\d")) == 6 and len(_ids(scene, r"pyramid\.\d")) == 6
-    assert len(_ids(scene, r"pyramid\.bar\.\d")) == 3 and len(_ids(scene, r"boonus\.bar\.\d")) == 2
+    assert len(matching(scene, r"track\.turn\.\d+")) == 16
+    assert len(matching(scene, r"child\.\w+\.power\.\d")) == 15
+    assert len(matching(scene, r"child\.\w+\.boonus")) == 6
+    assert len(matching(scene, r"cauldron\.\d")) == 6 and len(matching(scene, r"pyramid\.\d")) == 6
+    assert len(matching(scene, r"pyramid\.bar\.\d")) == 3 and len(matching(scene, r"boonus\.bar\.\d")) == 2
     assert {scene[f"score.{k}"].writable for k in ("stash", "bars", "scared", "total")} == {True}
 
 

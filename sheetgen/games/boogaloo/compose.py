@@ -220,7 +220,7 @@ def _score(doc: BoogalooSheet, x: float, y: float, w: float) -> list[Item]:
     bp = doc.content.bar_points
     items: list[Item] = [heading(x, y + 4, "Score", 11, id="score.title")]
     rows = [("Stash (add the row points)", "score.stash", None),
-            (f"Chocolate bars:", "score.bars", f"x {bp} ="),
+            ("Chocolate bars:", "score.bars", f"x {bp} ="),
             ("Total", "score.total", None)]
     bw, bh = 16.0, 8.0
     for i, (label, id, mult) in enumerate(rows):
