@@ -189,31 +189,64 @@ def tiebreak(t: Tables, state: np.ndarray) -> np.ndarray:
     return state[:, layout_of(t)["stash"]].max(1)
 
 
+def _reach_spec(t: Tables):
+    """Per element, in `elements` order: the state column it reads and the least value that marks
+    it (`>=`); stash reward choices need an exact value (`==`); Boo-nus bars read several columns."""
+    cached = t.__dict__.get("_reach")
+    if cached is not None:
+        return cached
+    L = layout_of(t)
+    at = lambda k, i=0: L[k].start + i
+    cols, thr, eq, bar = [], [], [], []
+    ge = lambda c, v: (cols.append(c), thr.append(v))
+    for b in range(36):
+        ge(at("boxes", b), 1)
+    for c in range(6):
+        for j in (1, 2, 3):
+            ge(at("scares", c), j)
+    for i in range(t.n_pow):
+        ge(at("unlocked", i), 1)
+    for c in range(6):
+        ge(at("boonus", c), 1)
+    for k in range(6):
+        for n in range(1, 8):
+            ge(at("stash", k), n)
+    for i in range(7):
+        for v in ((1,) if t.rew_star[i] else (1, 2)):
+            eq.append(len(cols))
+            ge(at("reward", i), v)
+    for i in range(len(t.cauldron)):
+        ge(at("cauldron", i), 1)
+    for n in list(range(1, int(t.pyr_cum[-1]) + 1)) + [int(x) for x in t.pyr_cum]:
+        ge(at("pyramid"), n)
+    for s in range(3):
+        for n in range(1, int(t.boonus_len[s]) + 1):
+            ge(at("bcount", s), n)
+    for s in range(3):
+        ge(at("bcount", s), int(t.boonus_len[s]))
+    for j in range(int(t.boonus_len.max())):
+        bar.append(len(cols))
+        ge(at("bcount"), 0)  # placeholder, filled from every row's count
+    for n in range(1, t.turns + 1):
+        ge(at("turn"), n)
+    small = max(thr) <= 127  # then the comparisons can run on the state clipped to int8
+    dt = np.int8 if small else np.int64
+    spec = (np.array(cols, np.intp), np.array(thr, dt), np.array(eq, np.intp), np.array(bar, np.intp), small)
+    t.__dict__["_reach"] = spec
+    return spec
+
+
 def reached(t: Tables, state: np.ndarray) -> np.ndarray:
     """Every mark on the sheet is permanent, so what a game reached is read from its end state."""
-    L = layout_of(t)
-    st = lambda k: state[:, L[k]]
-    parts = [st("boxes") > 0,
-             (st("scares")[:, :, None] >= np.arange(1, 4)[None, None, :]).reshape(len(state), -1),
-             st("unlocked") > 0, st("boonus") > 0,
-             (st("stash")[:, :, None] >= np.arange(1, 8)[None, None, :]).reshape(len(state), -1)]
-    rew = st("reward")
-    for i in range(7):
-        if t.rew_star[i]:
-            parts.append(rew[:, i:i + 1] == 1)
-        else:
-            parts += [rew[:, i:i + 1] == 1, rew[:, i:i + 1] == 2]
-    parts.append(st("cauldron") > 0)
-    parts.append(st("pyramid") >= np.arange(1, int(t.pyr_cum[-1]) + 1)[None, :])
-    parts.append(st("pyramid") >= t.pyr_cum[None, :])
-    cnt = st("bcount")
-    for s in range(3):
-        parts.append(cnt[:, s:s + 1] >= np.arange(1, int(t.boonus_len[s]) + 1)[None, :])
-    parts.append(cnt >= t.boonus_len[None, :])
-    parts.append(np.stack([np.all((cnt > j) | (t.boonus_len[None, :] <= j), axis=1)
-                           for j in range(int(t.boonus_len.max()))], axis=1))
-    parts.append(st("turn") >= np.arange(1, t.turns + 1)[None, :])
-    return np.concatenate(parts, axis=1)
+    cols, thr, eq, bar, small = _reach_spec(t)
+    x = np.clip(state, -1, 127).astype(np.int8) if small else state
+    v = x[:, cols]
+    out = v >= thr
+    out[:, eq] = v[:, eq] == thr[eq]
+    cnt = state[:, layout_of(t)["bcount"]]
+    for j, e in enumerate(bar):
+        out[:, e] = np.all((cnt > j) | (t.boonus_len[None, :] <= j), axis=1)
+    return out
 
 
 def finish(t: Tables, state: np.ndarray) -> Batch:
