@@ -29,6 +29,7 @@ import numpy as np
 from .model import IMMEDIATE, POWERS
 from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
+assert K & (K - 1) == 0  # slot k % K is k & (K - 1)
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 ALL36 = (1 << 36) - 1
 NEG = -(1 << 22)  # value of an illegal box
@@ -131,7 +132,7 @@ class Games:
         self.A = np.ascontiguousarray(dice[:, :, 0].T, dtype=np.int64)  # [T, G]
         self.B = np.ascontiguousarray(dice[:, :, 1].T, dtype=np.int64)
         self.U = np.ascontiguousarray(u).reshape(-1) if not self.greedy else None  # [G, T, K] flat
-        self.TK = u.shape[1] * K
+        self.ut = np.arange(G) * (u.shape[1] * K)  # flat index of each game's slots this turn in U
         z = lambda *s: np.zeros(s + (G,), np.int64)
         self.boxes, self.caul = z(), z()
         self.free = np.full(G, ALL36, np.int64)
@@ -164,8 +165,7 @@ class Games:
     # -- decisions ---------------------------------------------------------------------------------
     def _r(self, g, n):
         """The random policy's choice: option number floor(u * n) of the decision now."""
-        gi = self.ar[g]
-        u = np.take(self.U, gi * self.TK + self.tn[g] * K + self.k[g] % K)
+        u = np.take(self.U, self.ut[g] + (self.k[g] & (K - 1)))
         return (u * n).astype(np.int64)
 
     def _pick(self, g, legal, vals):
@@ -175,6 +175,12 @@ class Games:
             m = len(legal)
             key = np.where(legal, vals * 64 + (63 - np.arange(m))[:, None], NEGK).max(0)
             return np.where(key > NEGK, 63 - (key & 63), -1)
+        if len(legal) <= 8:  # the legal options as a bit mask, then its r-th set bit (none: -1)
+            mask = np.packbits(legal, axis=0, bitorder="little")[0]
+            cnt = np.bitwise_count(mask)
+            r = self._r(g, cnt)
+            self.k[g] += cnt > 0
+            return np.take(NTH12, mask.astype(np.intp) * 16 + r)
         cnt = legal.sum(0)
         r = self._r(g, cnt)
         pick = (np.cumsum(legal, 0) <= r).sum(0)
@@ -261,6 +267,7 @@ class Games:
                 self._scare_step(g)
                 self.tn[g] += 1
                 self.k[g] = 0
+                self.ut[g] += K
                 ph[g] = np.where(self.tn[g] >= T, OVER, START)
             elif (ph == OVER).all():
                 return
