@@ -1,4 +1,5 @@
-"""Render speed: status sheet pages/s in one process, and the start-up time of `sheetgen --help`.
+"""Render speed: status sheet pages/s in one process, the start-up time of `sheetgen --help`,
+the card decks (benchmarks/cards.py) and a full `sheetgen build` (benchmarks/build.py).
 
 Run: python benchmarks/render.py
 """
@@ -47,9 +48,8 @@ def main() -> None:
     print(f"gingerbread-status, 1 sheet a page, 50 renders: {pages_per_second('gingerbread-status'):.1f} pages/s")
     print(f"sheetgen --help: {help_seconds():.3f} s (best of 5)")
     print(f"weasyprint imported for --help: {weasyprint_imported_by_help()}")
-    extra = Path(__file__).with_name("cards.py")
-    if extra.exists():
-        subprocess.run([sys.executable, str(extra)], check=False)
+    for extra in ("cards.py", "build.py"):  # decks, then a full `sheetgen build`
+        subprocess.run([sys.executable, str(Path(__file__).with_name(extra))], check=True)
 
 
 if __name__ == "__main__":
