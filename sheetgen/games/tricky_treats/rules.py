@@ -168,13 +168,20 @@ def layout_of(t: Tables) -> dict[str, slice]:
     return out
 
 
+def boonus_bars(t: Tables, state: np.ndarray) -> list[np.ndarray]:
+    """Per Boo-nus column j, [G] bool: full (every row long enough has more than j cells checked)."""
+    cnt = state[:, layout_of(t)["bcount"]]
+    out = []
+    for j in range(int(t.boonus_len.max())):
+        full = [cnt[:, s] > j for s in range(3) if t.boonus_len[s] > j]
+        out.append(np.logical_and.reduce(full) if len(full) > 1 else full[0])
+    return out
+
+
 def bars(t: Tables, state: np.ndarray) -> np.ndarray:
     """Chocolate bars per game: full pyramid levels plus full Boo-nus columns."""
-    L = layout_of(t)
-    pyr = (state[:, L["pyramid"]] >= t.pyr_cum[None, :]).sum(1)
-    cnt = state[:, L["bcount"]]
-    cols = [np.all((cnt > j) | (t.boonus_len[None, :] <= j), axis=1) for j in range(int(t.boonus_len.max()))]
-    return pyr + np.sum(cols, axis=0)
+    pyr = (state[:, layout_of(t)["pyramid"]] >= t.pyr_cum[None, :]).sum(1)
+    return pyr + np.sum(boonus_bars(t, state), axis=0)
 
 
 def scores(t: Tables, state: np.ndarray) -> np.ndarray:
@@ -243,9 +250,8 @@ def reached(t: Tables, state: np.ndarray) -> np.ndarray:
     v = x[:, cols]
     out = v >= thr
     out[:, eq] = v[:, eq] == thr[eq]
-    cnt = state[:, layout_of(t)["bcount"]]
-    for j, e in enumerate(bar):
-        out[:, e] = np.all((cnt > j) | (t.boonus_len[None, :] <= j), axis=1)
+    for e, full in zip(bar, boonus_bars(t, state)):
+        out[:, e] = full
     return out
 
 
@@ -260,7 +266,7 @@ def finish(t: Tables, state: np.ndarray) -> Batch:
                  penalties=state[:, L["missed"]][:, 0].astype(np.int64),  # missed collects
                  unused_powers=unused.astype(np.int64),
                  stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
-                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state.astype(np.int64))
+                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state.astype(np.int64, copy=False))
 
 
 # ---- cover targets ------------------------------------------------------------------------------
