@@ -165,7 +165,7 @@ class Games:
     # -- decisions ---------------------------------------------------------------------------------
     def _r(self, g, n):
         """The random policy's choice: option number floor(u * n) of the decision now."""
-        u = np.take(self.U, self.ut[g] + (self.k[g] & (K - 1)))
+        u = self.U.take(self.ut[g] + (self.k[g] & (K - 1)))
         return (u * n).astype(np.int64)
 
     def _pick(self, g, legal, vals):
@@ -180,7 +180,7 @@ class Games:
             cnt = np.bitwise_count(mask)
             r = self._r(g, cnt)
             self.k[g] += cnt > 0
-            return np.take(NTH12, mask.astype(np.intp) * 16 + r)
+            return NTH12.take(mask.astype(np.intp) * 16 + r)
         cnt = legal.sum(0)
         r = self._r(g, cnt)
         pick = (np.cumsum(legal, 0) <= r).sum(0)
@@ -201,19 +201,19 @@ class Games:
         dm1 + 1: [m, 6, n] for dm1 [m, n]."""
         sh = self.sh
         idx = self._state(g)[None, :, :] + dm1[:, None, :]
-        sym = np.take(sh.symb, idx)
+        sym = sh.symb.take(idx)
         if not self.greedy:
             return sym
-        v = sym + np.take(self.gain10, np.take(self.candyG, idx) + self.ar[g])
+        v = sym + self.gain10.take(self.candyG.take(idx) + self.ar[g])
         if self.cover:
-            v += BIG * (((self.h_boxes[g] >> np.take(sh.boxof, idx)) & 1) + self._hc(g, np.take(sh.candyof, idx)))
+            v += BIG * (((self.h_boxes[g] >> sh.boxof.take(idx)) & 1) + self._hc(g, sh.candyof.take(idx)))
         return v
 
     def _box_vals(self, g):
         """[36, n] values of every box (about NEG where illegal)."""
         sh = self.sh
         n = len(g)
-        sym = np.take(sh.symb, self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
+        sym = sh.symb.take(self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
         if not self.greedy:
             return sym
         v = sym + self.gain10[:, g][sh.bc]
@@ -224,9 +224,9 @@ class Games:
 
     def _cost(self, g, c):
         """rules.scare_cost of scaring child c ([m, n])."""
-        sc = np.take(self.scares, c * self.G + self.ar[g])
+        sc = self.scares.take(c * self.G + self.ar[g])
         sk = self.ready[SKULL][g] > 0
-        cost = np.take(COST, 2 * sc + sk)
+        cost = COST.take(2 * sc + sk)
         if self.cover:
             cost = np.where((c == self.h_scare[g]) & (sc < 3), -BIG, cost)
         return cost
@@ -250,19 +250,19 @@ class Games:
                 self._start(ALL)
                 ph[:] = R1
             else:
-                g = np.flatnonzero(ph == START)
+                g = (ph == START).nonzero()[0]
                 if g.size:
                     self._start(g)
                     ph[g] = R1
             self._resolve_some(ph)
             ph[((ph == R1) | (ph == R2)) & (self.pend == 0)] += 1  # R1 -> STEP2, R2 -> SCARE
-            g = np.flatnonzero(ph == STEP2)
+            g = (ph == STEP2).nonzero()[0]
             if g.size:
                 self._step2(g)
                 ph[g] = R2
                 self._resolve_some(ph)
                 ph[(ph == R2) & (self.pend == 0)] = SCARE
-            g = np.flatnonzero(ph == SCARE)
+            g = (ph == SCARE).nonzero()[0]
             if g.size:
                 self._scare_step(g)
                 self.tn[g] += 1
@@ -274,7 +274,7 @@ class Games:
 
     def _resolve_some(self, ph):
         """One resolve step for the games whose effects are pending."""
-        r = np.flatnonzero(((ph == R1) | (ph == R2)) & (self.pend > 0))
+        r = (((ph == R1) | (ph == R2)) & (self.pend > 0)).nonzero()[0]
         if r.size:
             self._resolve_step(r)
 
@@ -284,11 +284,11 @@ class Games:
         ready, used = self.ready, self.used
         gi = self.ar[g]
         at = self.tn[g] * G + gi
-        a, b = np.take(self.A, at), np.take(self.B, at)
+        a, b = self.A.take(at), self.B.take(at)
         n = len(a)
         dbl = a == b
         moon = np.zeros(n, bool)
-        m = np.flatnonzero(~dbl & (ready[MOON][g] > 0))
+        m = (~dbl & (ready[MOON][g] > 0)).nonzero()[0]
         if m.size:
             mi = m[self._moon_choice(gi[m], a[m], b[m]) == 1]
             M = gi[mi]
@@ -306,12 +306,12 @@ class Games:
         self.target[g] = target
         self.tk[g] = np.where(dbl, 0, np.where(moon, 1, 2))
         self.b[g] = b
-        D = np.flatnonzero(dbl)
+        D = dbl.nonzero()[0]
         if D.size:
             bd = self._any_box(gi[D])
             box[D] = bd
             self.missed[gi[D[bd < 0]]] += 1
-        M = np.flatnonzero(moon)
+        M = moon.nonzero()[0]
         if M.size:
             box[M] = self._moon_pick(gi[M], a[M])
         has = box >= 0
@@ -338,20 +338,20 @@ class Games:
         kind = self.tk[g]
         P = g[kind == 2]
         target = self.target[P]
-        sel = np.take(self.scares, target * G + P) < 3
+        sel = self.scares.take(target * G + P) < 3
         P, target = P[sel], target[sel]
         sk = ready[SKULL][P] > 0
         if sk.any():
             s, st = P[sk], target[sk]
             v1 = None
             if self.greedy:
-                bad = (np.take(self.scares, st * G + s) == 2) & (st != self.h_scare[s])
-                v1 = np.stack([np.zeros(len(s), np.int64), np.where(bad, 1, -1)])
+                bad = (self.scares.take(st * G + s) == 2) & (st != self.h_scare[s])
+                v1 = np.array([np.zeros(len(s), np.int64), np.where(bad, 1, -1)])
             use = self._pick(s, np.ones((2, len(s)), bool), v1) == 1
             used[SKULL][s[use]] += 1
             ready[SKULL][s[use]] -= 1
             keep = np.ones(len(P), bool)
-            keep[np.flatnonzero(sk)[use]] = False
+            keep[sk.nonzero()[0][use]] = False
             P, target = P[keep], target[keep]
         self._scare(P, target)
         M = g[kind == 1]
@@ -363,21 +363,21 @@ class Games:
         Returns the box (-1: none can take either die), the child the other die scares, and
         whether no box could be taken."""
         G = len(a)
-        dm1 = np.stack([a - 1, b - 1])
+        dm1 = np.array([a - 1, b - 1])
         if self.greedy:
             # key = 16 * (box value - scare cost) + 15 - option, option = 6 * die + child
             sh = self.sh
             idx = self._state(g)[None, :, :] + dm1[:, None, :]
-            key = np.take(sh.symb16, idx) + np.take(self.gain16, np.take(self.candyG, idx) + self.ar[g])
+            key = sh.symb16.take(idx) + self.gain16.take(self.candyG.take(idx) + self.ar[g])
             if self.cover:
-                key += 16 * BIG * (((self.h_boxes[g] >> np.take(sh.boxof, idx)) & 1)
-                                   + self._hc(g, np.take(sh.candyof, idx)))
-            cost = self._cost(g, np.stack([b - 1, a - 1]))  # die 1 collects: die 2 scares
+                key += 16 * BIG * (((self.h_boxes[g] >> sh.boxof.take(idx)) & 1)
+                                   + self._hc(g, sh.candyof.take(idx)))
+            cost = self._cost(g, np.array([b - 1, a - 1]))  # die 1 collects: die 2 scares
             key += (DIE_OFF - 16 * cost)[:, None, :]
             key = key.reshape(12, G).max(0)
             none = key < THR * 8
             if none.any():
-                w = np.flatnonzero(none)
+                w = none.nonzero()[0]
                 key[w] = np.maximum(15 - 16 * cost[0, w], 9 - 16 * cost[1, w])
             pick = 15 - (key & 15)
         else:
@@ -387,7 +387,7 @@ class Games:
             cnt = np.bitwise_count(mask).astype(np.int64)
             none = cnt == 0
             r = self._r(g, np.where(none, 2, cnt))
-            pick = np.where(none, 6 * r, np.take(NTH12, mask * 16 + r))
+            pick = np.where(none, 6 * r, NTH12.take(mask * 16 + r))
         first = pick < 6
         box = np.where(none, -1, np.where(first, a, b) - 1 + 6 * (pick % 6))
         return box, np.where(first, b, a) - 1, none
@@ -397,7 +397,7 @@ class Games:
         if self.greedy:
             sh = self.sh
             n = len(g)
-            key = np.take(sh.symb64, self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
+            key = sh.symb64.take(self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
             key += self.gain64[:, g][sh.bc]
             if self.cover:
                 b = np.arange(36)[:, None]
@@ -414,24 +414,24 @@ class Games:
         cum = np.cumsum(np.bitwise_count(rows), 0, dtype=np.int64)
         c = (cum <= r).sum(0)  # the child holding the r-th free box
         ar = np.arange(n)
-        before = np.where(c > 0, np.take(cum, np.maximum(c - 1, 0) * n + ar, mode="clip"), 0)
-        row = np.take(rows, np.minimum(c, 5) * n + ar)
-        box = 6 * c + np.take(NTH12, row * 16 + r - before, mode="clip")
+        before = np.where(c > 0, cum.take(np.maximum(c - 1, 0) * n + ar, mode="clip"), 0)
+        row = rows.take(np.minimum(c, 5) * n + ar)
+        box = 6 * c + NTH12.take(row * 16 + r - before, mode="clip")
         return np.where(cnt > 0, box, -1)
 
     def _moon_choice(self, g, a, b):
         """The full moon decision: 1 where the game crosses one out this turn."""
         vals = None
         if self.greedy:
-            v = self._die_vals(g, np.stack([a - 1, b - 1]))
+            v = self._die_vals(g, np.array([a - 1, b - 1]))
             best = v.max(1)  # [2, n]
             none = (best < THR).any(0)
-            cost = self._cost(g, np.stack([b - 1, a - 1]))
+            cost = self._cost(g, np.array([b - 1, a - 1]))
             plan = np.maximum(best[0] - cost[0], best[1] - cost[1])
             calm = self.scares[:, g] < 3
             costs = self._cost(g, np.broadcast_to(np.arange(6)[:, None], calm.shape))
             mc = np.where(calm.any(0), np.where(calm, costs, 1 << 20).min(0), 0)
-            vals = np.stack([np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)])
+            vals = np.array([np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)])
         return self._pick(g, np.ones((2, len(g)), bool), vals)
 
     def _moon_pick(self, g, d):
@@ -455,8 +455,8 @@ class Games:
                 sc = self.scares[:, s].astype(np.int64)
                 bad = (sc >= 2).all(0)
                 hs = self.h_scare[s]
-                hcalm = (hs >= 0) & (np.take(self.scares, np.maximum(hs, 0) * G + s) < 3)
-                v1 = np.stack([np.zeros(len(s), np.int64), np.where(bad & ~hcalm, 1, -1)])
+                hcalm = (hs >= 0) & (self.scares.take(np.maximum(hs, 0) * G + s) < 3)
+                v1 = np.array([np.zeros(len(s), np.int64), np.where(bad & ~hcalm, 1, -1)])
             use = self._pick(s, np.ones((2, len(s)), bool), v1) == 1
             self.used[SKULL][s[use]] += 1
             self.ready[SKULL][s[use]] -= 1
@@ -489,13 +489,13 @@ class Games:
         if not w.size:
             return
         n = len(w)
-        legal = np.vstack([np.ones((1, n), bool), open_])
+        legal = np.concatenate([np.ones((1, n), bool), open_])
         vals = None
         if self.greedy:
             gains = self.gain10[:, w] // 10
             if self.cover:
                 gains = gains + BIG * self._hc(w, np.arange(6)[:, None])
-            vals = np.vstack([np.zeros((1, n), gains.dtype), gains])
+            vals = np.concatenate([np.zeros((1, n), gains.dtype), gains])
         pick = self._pick(w, legal, vals)
         use = pick > 0
         w = w[use]
@@ -512,25 +512,25 @@ class Games:
         bx = self.boxes[g] | bit
         self.boxes[g] = bx
         self.free[g] &= ~bit
-        candy = np.take(sh.bc, box)
+        candy = sh.bc.take(box)
         bat = self.ready[BAT][g] > 0
         if bat.any():
             w, cd = gi[bat], candy[bat]
             n = len(w)
             k6 = np.arange(6)[:, None]
-            legal = np.vstack([np.ones((1, n), bool), (self.stash[:, w] < 7) & (k6 != cd)])
+            legal = np.concatenate([np.ones((1, n), bool), (self.stash[:, w] < 7) & (k6 != cd)])
             vals = None
             if self.greedy:
                 gains = self.gain10[:, w] // 10
                 if self.cover:
                     gains = gains + BIG * self._hc(w, k6)
                 keep = gains.reshape(-1)[cd * n + np.arange(n)]
-                vals = np.vstack([keep[None, :], gains - 3])
+                vals = np.concatenate([keep[None, :], gains - 3])
             pick = self._pick(w, legal, vals)
             use = pick > 0
             self.used[BAT][w[use]] += 1
             self.ready[BAT][w[use]] -= 1
-            candy[np.flatnonzero(bat)[use]] = pick[use] - 1
+            candy[bat.nonzero()[0][use]] = pick[use] - 1
         self._add_candy(gi, candy)
         self._unlock(gi, box, bx)
 
@@ -538,21 +538,21 @@ class Games:
         """Check the candy's next stash circle; a column reaching its number earns its reward."""
         sh, G = self.sh, self.G
         at = k * G + g
-        n = np.take(self.stash, at).astype(np.intp)
+        n = self.stash.take(at).astype(np.intp)
         ok = n < 7
         if not ok.all():
             g, at, n = g[ok], at[ok], n[ok]
         n1 = n + 1
         self.stash.reshape(-1)[at] = n1
-        gn = np.take(sh.gt10, n1)
+        gn = sh.gt10.take(n1)
         self.gain10.reshape(-1)[at] = gn
         self.gain16.reshape(-1)[at] = 16 * gn
         self.gain64.reshape(-1)[at] = 64 * gn
         cat = n * G + g
         cc = self.colcnt.reshape(-1)
-        cnt = np.take(cc, cat) + 1
+        cnt = cc.take(cat) + 1
         cc[cat] = cnt
-        earn = cnt == np.take(sh.needs, n)  # the column reaches its number just now
+        earn = cnt == sh.needs.take(n)  # the column reaches its number just now
         if earn.any():
             w, col = g[earn], n[earn]
             star = sh.rew_star[col]
@@ -565,10 +565,10 @@ class Games:
         """The box's power and Boo-nus symbols, when now complete: a power is circled (or, in a
         square, used at once), a Boo-nus symbol checks its row, a full row gives an action."""
         sh, G = self.sh, self.G
-        pm = np.take(sh.pm, box)
+        pm = sh.pm.take(box)
         fp = (bx & pm) == pm
         if fp.any():
-            w, kind = g[fp], np.take(sh.pk, box[fp])
+            w, kind = g[fp], sh.pk.take(box[fp])
             imm = sh.imm[kind]
             wi, ki = w[imm], kind[imm]
             self.used.reshape(-1)[ki * G + wi] += 1
@@ -577,11 +577,11 @@ class Games:
             self.pend[wc] += 1
             self._pyramid(wi[ki == PYRAMID])
             self.ready.reshape(-1)[kind[~imm] * G + w[~imm]] += 1
-        bm = np.take(sh.bm, box)
+        bm = sh.bm.take(box)
         fb = (bx & bm) == bm
         if fb.any():
             w, bxw = g[fb], bx[fb]
-            rm = sh.rowmask[np.take(sh.brow, box[fb])]
+            rm = sh.rowmask[sh.brow.take(box[fb])]
             w = w[(bxw & rm) == rm]
             self.p_row[w] += 1
             self.pend[w] += 1
@@ -651,13 +651,13 @@ class Games:
         self.p_cp[w] -= 1
         self.pend[w] -= 1
         col = (self.reward[:, w] == 3).argmax(0)
-        legal = np.stack([self.caul[w] != sh.caul_all, self.pyramid[w] < sh.top])
+        legal = np.array([self.caul[w] != sh.caul_all, self.pyramid[w] < sh.top])
         vals = None
         if self.greedy:
-            vals = np.stack([self._cauldron_value(w), sh.pyv[self.pyramid[w]]])
+            vals = np.array([self._cauldron_value(w), sh.pyv[self.pyramid[w]]])
             if self.cover:
                 here = (self.h_col[w] == -1) | (self.h_col[w] == col)
-                vals = vals + BIG * np.stack([self.h_caul[w] & here, self.h_pyr[w] & here])
+                vals = vals + BIG * np.array([self.h_caul[w] & here, self.h_pyr[w] & here])
         pick = self._pick(w, legal, vals)
         none = pick < 0
         self.lost[w[none]] += 1
@@ -689,7 +689,7 @@ class Games:
                 if self.greedy:
                     vals.append(sh.pyv[self.pyramid[w]]
                                 + (BIG * (self.h_pyr[w] & generic) if self.cover else 0))
-        pick = self._pick(w, np.stack(legal), np.stack(vals) if self.greedy else None)
+        pick = self._pick(w, np.array(legal), np.array(vals) if self.greedy else None)
         self.lost[w[pick < 0]] += 1
         for i, act in enumerate(self.t.actions):
             if act == "pyramid":
