@@ -8,7 +8,7 @@ games that need it; each game still does its own steps in the reference's order.
 Speed comes from lookup tables built once per sheet (`Sheet`, cached per document):
 - symbols belong to one child, so the symbol part of a box's greedy value, or "illegal", depends
   only on that child's free boxes (6 bits: none free once scared): one table lookup (`symb`),
-  with the option number already packed in for greedy keys (`symb16`, `symb64`);
+  with the option number already packed in for greedy keys (`symbp`, `symb64`);
 - a box's power and Boo-nus symbols are two bit masks (`pm`, `bm`), complete when all their
   boxes are checked, so unlocking is one compare; what was unlocked is read from the boxes at
   the end (`flat`);
@@ -58,7 +58,7 @@ def _nth_bits(width):
 
 
 NTH12 = _nth_bits(12)  # plan options: 12 bits; also a child's 6 boxes (masks below 64)
-DIE_OFF = np.array([[15], [9]], np.int32)  # 15 - 6 * die: the plan's option, packed in a key
+DIE_OFF = np.array([[63], [57]], np.int32)  # 63 - 6 * die: the plan's option, packed in a key
 
 
 class Sheet:
@@ -87,7 +87,7 @@ class Sheet:
         self.boxof = (cv // 384) * 6 + cv % 6  # box of a `symb` index
         self.candyof = self.bc[self.boxof]  # its candy
         # greedy keys with the option packed in the low bits (see Games._plan and _any_box)
-        self.symb16 = (self.symb * 16 - cv // 384).astype(np.int32)
+        self.symbp = (self.symb * 64 - cv // 384).astype(np.int32)
         self.symb64 = (self.symb * 64 + 63 - self.boxof).astype(np.int32)
         # symbols of each box: power mask and kind, Boo-nus mask and row
         self.pm = np.full(36, DUMMY_MASK, np.int64)
@@ -140,7 +140,7 @@ class Games:
         self.scares, self.stash, self.colcnt = z8(6), z8(6), z8(7)
         self.ready, self.used, self.reward = z8(6), z8(6), z8(7)
         self.gain10 = np.full((6, G), 10 * sh.gt[0], np.int32)  # 10 x gain of each candy's next circle
-        self.gain16, self.gain64 = 16 * self.gain10, 64 * self.gain10  # the same, scaled for keys
+        self.gain64 = 64 * self.gain10  # the same, scaled for keys
         self.candyG = sh.candyof * G  # flat index of a `symb` index's candy row in [6, G] arrays
         self.pyramid, self.lost, self.missed = z(), z(), z()
         self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z()
@@ -365,21 +365,21 @@ class Games:
         G = len(a)
         dm1 = np.array([a - 1, b - 1])
         if self.greedy:
-            # key = 16 * (box value - scare cost) + 15 - option, option = 6 * die + child
+            # key = 64 * (box value - scare cost) + 63 - option, option = 6 * die + child
             sh = self.sh
             idx = self._state(g)[None, :, :] + dm1[:, None, :]
-            key = sh.symb16.take(idx) + self.gain16.take(self.candyG.take(idx) + self.ar[g])
+            key = sh.symbp.take(idx) + self.gain64.take(self.candyG.take(idx) + self.ar[g])
             if self.cover:
-                key += 16 * BIG * (((self.h_boxes[g] >> sh.boxof.take(idx)) & 1)
+                key += 64 * BIG * (((self.h_boxes[g] >> sh.boxof.take(idx)) & 1)
                                    + self._hc(g, sh.candyof.take(idx)))
             cost = self._cost(g, np.array([b - 1, a - 1]))  # die 1 collects: die 2 scares
-            key += (DIE_OFF - 16 * cost)[:, None, :]
+            key += (DIE_OFF - 64 * cost)[:, None, :]
             key = key.reshape(12, G).max(0)
-            none = key < THR * 8
+            none = key < THR * 32
             if none.any():
                 w = none.nonzero()[0]
-                key[w] = np.maximum(15 - 16 * cost[0, w], 9 - 16 * cost[1, w])
-            pick = 15 - (key & 15)
+                key[w] = np.maximum(63 - 64 * cost[0, w], 57 - 64 * cost[1, w])
+            pick = 63 - (key & 63)
         else:
             # the legal options as a 12-bit mask (bit 6 * die + child), then its r-th set bit
             free = self.free[g]
@@ -546,7 +546,6 @@ class Games:
         self.stash.reshape(-1)[at] = n1
         gn = sh.gt10.take(n1)
         self.gain10.reshape(-1)[at] = gn
-        self.gain16.reshape(-1)[at] = 16 * gn
         self.gain64.reshape(-1)[at] = 64 * gn
         cat = n * G + g
         cc = self.colcnt.reshape(-1)
@@ -557,8 +556,8 @@ class Games:
             w, col = g[earn], n[earn]
             star = sh.rew_star[col]
             self.reward.reshape(-1)[col * G + w] = np.where(star, 1, 3)
-            self.p_star[w[star]] += 1
-            self.p_cp[w[~star]] += 1
+            self.p_star[w] += star
+            self.p_cp[w] += ~star
             self.pend[w] += 1
 
     def _unlock(self, g, box, bx):
