@@ -119,6 +119,7 @@ class Sheet:
         self.caul_all = (1 << len(t.cauldron)) - 1
         self.needs = t.needs.astype(np.int64)
         self.rew_star = t.rew_star
+        self.rew_code = np.where(t.rew_star, 1, 3)  # a column's reward state when earned (3: to choose)
 
 
 class Games:
@@ -544,18 +545,20 @@ class Games:
             g, at, n = g[ok], at[ok], n[ok]
         n1 = n + 1
         self.stash.reshape(-1)[at] = n1
-        gn = sh.gt10.take(n1)
-        self.gain10.reshape(-1)[at] = gn
-        self.gain64.reshape(-1)[at] = 64 * gn
+        if self.greedy:  # the random policy reads no values
+            gn = sh.gt10.take(n1)
+            self.gain10.reshape(-1)[at] = gn
+            self.gain64.reshape(-1)[at] = 64 * gn
         cat = n * G + g
         cc = self.colcnt.reshape(-1)
         cnt = cc.take(cat) + 1
         cc[cat] = cnt
         earn = cnt == sh.needs.take(n)  # the column reaches its number just now
         if earn.any():
-            w, col = g[earn], n[earn]
-            star = sh.rew_star[col]
-            self.reward.reshape(-1)[col * G + w] = np.where(star, 1, 3)
+            e = earn.nonzero()[0]
+            w, col = g.take(e), n.take(e)
+            star = sh.rew_star.take(col)
+            self.reward.reshape(-1)[col * G + w] = sh.rew_code.take(col)
             self.p_star[w] += star
             self.p_cp[w] += ~star
             self.pend[w] += 1
@@ -567,7 +570,8 @@ class Games:
         pm = sh.pm.take(box)
         fp = (bx & pm) == pm
         if fp.any():
-            w, kind = g[fp], sh.pk.take(box[fp])
+            e = fp.nonzero()[0]
+            w, kind = g.take(e), sh.pk.take(box.take(e))
             imm = sh.imm[kind]
             wi, ki = w[imm], kind[imm]
             self.used.reshape(-1)[ki * G + wi] += 1
