@@ -256,13 +256,13 @@ class Games:
                     self._start(g)
                     ph[g] = R1
             self._resolve_some(ph)
-            ph[((ph == R1) | (ph == R2)) & (self.pend == 0)] += 1  # R1 -> STEP2, R2 -> SCARE
+            ph += ((ph == R1) | (ph == R2)) & (self.pend == 0)  # done: R1 -> STEP2, R2 -> SCARE
             g = (ph == STEP2).nonzero()[0]
             if g.size:
                 self._step2(g)
                 ph[g] = R2
                 self._resolve_some(ph)
-                ph[(ph == R2) & (self.pend == 0)] = SCARE
+                ph += (ph == R2) & (self.pend == 0)  # R2 -> SCARE
             g = (ph == SCARE).nonzero()[0]
             if g.size:
                 self._scare_step(g)
@@ -594,26 +594,32 @@ class Games:
         cauldron/pyramid choices, then Boo-nus row actions, then stars (pyramid boxes ask
         nothing and come first: they are checked the moment they are earned). Each game takes,
         in this sequence, every effect that is first in its queue when its turn comes."""
+        done = True  # games with nothing left drop out after a step that did something
         for kind in ("cauldron", "choice", "cauldron", "row", "cauldron", "choice", "star"):
-            g = g[self.pend[g] > 0]
-            if not g.size:
-                return
+            if done:
+                g = g[self.pend[g] > 0]
+                if not g.size:
+                    return
+            done = False
             if kind == "cauldron":
                 w = g[self.p_cau[g] > 0]
                 if w.size:
                     self._cauldron(w)
+                    done = True
                 continue
             free = self.p_cau[g] == 0
             if kind == "choice":
                 w = g[free & (self.p_cp[g] > 0)]
                 if w.size:
                     self._cp(w)
+                    done = True
                 continue
             free &= self.p_cp[g] == 0
             if kind == "row":
                 w = g[free & (self.p_row[g] > 0)]
                 if w.size:
                     self._row(w)
+                    done = True
                 continue
             w = g[free & (self.p_row[g] == 0)]
             if w.size:
