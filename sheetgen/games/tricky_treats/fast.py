@@ -57,6 +57,10 @@ def _nth_bits(width):
     return out.reshape(-1)
 
 
+C6 = np.arange(6)[:, None]  # child (or candy) number down the first axis
+SHIFT6, ROW384 = 6 * C6, 384 * C6  # a child's bits in a box mask; its rows in the `symb` table
+V6 = np.arange(6)[None, :, None]  # die value - 1 down the second axis
+OPT = [(63 - np.arange(m))[:, None] for m in range(64)]  # options packed in greedy keys
 NTH12 = _nth_bits(12)  # plan options: 12 bits; also a child's 6 boxes (masks below 64)
 DIE_OFF = np.array([[63], [57]], np.int32)  # 63 - 6 * die: the plan's option, packed in a key
 
@@ -174,7 +178,7 @@ class Games:
         the first of highest `vals`; random: the r-th legal one); -1 where none is legal."""
         if self.greedy:
             m = len(legal)
-            key = np.where(legal, vals * 64 + (63 - np.arange(m))[:, None], NEGK).max(0)
+            key = np.where(legal, vals * 64 + OPT[m], NEGK).max(0)
             return np.where(key > NEGK, 63 - (key & 63), -1)
         if len(legal) <= 8:  # the legal options as a bit mask, then its r-th set bit (none: -1)
             mask = np.packbits(legal, axis=0, bitorder="little")[0]
@@ -195,7 +199,7 @@ class Games:
     # -- greedy values -----------------------------------------------------------------------------
     def _state(self, g):
         """[6, n] index of each child's row in the `symb` table: its free boxes."""
-        return ((self.free[g] >> (6 * np.arange(6))[:, None]) & 63) * 6 + (384 * np.arange(6))[:, None]
+        return ((self.free[g] >> SHIFT6) & 63) * 6 + ROW384
 
     def _die_vals(self, g, dm1):
         """Values (rules.box_value, about NEG where illegal) of each child's box for the die values
@@ -214,7 +218,7 @@ class Games:
         """[36, n] values of every box (about NEG where illegal)."""
         sh = self.sh
         n = len(g)
-        sym = sh.symb.take(self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
+        sym = sh.symb.take(self._state(g)[:, None, :] + V6).reshape(36, n)
         if not self.greedy:
             return sym
         v = sym + self.gain10[:, g][sh.bc]
@@ -398,7 +402,7 @@ class Games:
         if self.greedy:
             sh = self.sh
             n = len(g)
-            key = sh.symb64.take(self._state(g)[:, None, :] + np.arange(6)[None, :, None]).reshape(36, n)
+            key = sh.symb64.take(self._state(g)[:, None, :] + V6).reshape(36, n)
             key += self.gain64[:, g][sh.bc]
             if self.cover:
                 b = np.arange(36)[:, None]
@@ -411,7 +415,7 @@ class Games:
         cnt = np.bitwise_count(free).astype(np.int64)
         r = self._r(g, cnt)
         self.k[g] += cnt > 0
-        rows = (free[None, :] >> (6 * np.arange(6))[:, None]) & 63  # [6, n] free boxes per child
+        rows = (free[None, :] >> SHIFT6) & 63  # [6, n] free boxes per child
         cum = np.cumsum(np.bitwise_count(rows), 0, dtype=np.int64)
         c = (cum <= r).sum(0)  # the child holding the r-th free box
         ar = np.arange(n)
@@ -430,7 +434,7 @@ class Games:
             cost = self._cost(g, np.array([b - 1, a - 1]))
             plan = np.maximum(best[0] - cost[0], best[1] - cost[1])
             calm = self.scares[:, g] < 3
-            costs = self._cost(g, np.broadcast_to(np.arange(6)[:, None], calm.shape))
+            costs = self._cost(g, np.broadcast_to(C6, calm.shape))
             mc = np.where(calm.any(0), np.where(calm, costs, 1 << 20).min(0), 0)
             vals = np.array([np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)])
         return self._pick(g, np.ones((2, len(g)), bool), vals)
@@ -467,8 +471,8 @@ class Games:
         sc = self.scares[:, g].astype(np.int64)
         vals = None
         if self.greedy:
-            checked = np.bitwise_count((self.boxes[g][None, :] >> (6 * np.arange(6))[:, None]) & 63).astype(np.int64)
-            vals = np.where(np.arange(6)[:, None] == self.h_scare[g], BIG, -(10 * sc + 6 - checked))
+            checked = np.bitwise_count((self.boxes[g][None, :] >> SHIFT6) & 63).astype(np.int64)
+            vals = np.where(C6 == self.h_scare[g], BIG, -(10 * sc + 6 - checked))
         self._scare(g, self._pick(g, sc < 3, vals))
 
     def _scare(self, g, c):
@@ -495,7 +499,7 @@ class Games:
         if self.greedy:
             gains = self.gain10[:, w] // 10
             if self.cover:
-                gains = gains + BIG * self._hc(w, np.arange(6)[:, None])
+                gains = gains + BIG * self._hc(w, C6)
             vals = np.concatenate([np.zeros((1, n), gains.dtype), gains])
         pick = self._pick(w, legal, vals)
         use = pick > 0
@@ -516,9 +520,10 @@ class Games:
         candy = sh.bc.take(box)
         bat = self.ready[BAT][g] > 0
         if bat.any():
-            w, cd = gi[bat], candy[bat]
+            e = bat.nonzero()[0]
+            w, cd = gi.take(e), candy.take(e)
             n = len(w)
-            k6 = np.arange(6)[:, None]
+            k6 = C6
             legal = np.concatenate([np.ones((1, n), bool), (self.stash[:, w] < 7) & (k6 != cd)])
             vals = None
             if self.greedy:
@@ -531,7 +536,7 @@ class Games:
             use = pick > 0
             self.used[BAT][w[use]] += 1
             self.ready[BAT][w[use]] -= 1
-            candy[bat.nonzero()[0][use]] = pick[use] - 1
+            candy[e[use]] = pick[use] - 1
         self._add_candy(gi, candy)
         self._unlock(gi, box, bx)
 
