@@ -146,7 +146,9 @@ class Games:
         self.ready, self.used, self.reward = z8(6), z8(6), z8(7)
         self.gain10 = np.full((6, G), 10 * sh.gt[0], np.int32)  # 10 x gain of each candy's next circle
         self.gain64 = 64 * self.gain10  # the same, scaled for keys
-        self.candyG = sh.candyof * G  # flat index of a `symb` index's candy row in [6, G] arrays
+        self.candyG = sh.candyof * G
+        # flat indices of rows in [n, G] arrays: x.take(rows + g) is x[rows][:, g], in one pass
+        self.R6G, self.R7G, self.caulG = C6 * G, np.arange(7)[:, None] * G, sh.caul[:, None] * G  # flat index of a `symb` index's candy row in [6, G] arrays
         self.pyramid, self.lost, self.missed = z(), z(), z()
         self.p_cau, self.p_row, self.p_star, self.p_cp = z(), z(), z(), z()
         self.pend, self.k = z(), z()
@@ -238,7 +240,7 @@ class Games:
 
     def _cauldron_value(self, g):
         open_ = (self.caul[g] >> np.arange(len(self.sh.caul))[:, None]) & 1 == 0
-        return np.where(open_, self.gain10[:, g][self.sh.caul], 0).max(0)
+        return np.where(open_, self.gain10.take(self.caulG + g), 0).max(0)
 
     # -- a game ------------------------------------------------------------------------------------
     def play(self):
@@ -433,7 +435,7 @@ class Games:
             none = (best < THR).any(0)
             cost = self._cost(g, np.array([b - 1, a - 1]))
             plan = np.maximum(best[0] - cost[0], best[1] - cost[1])
-            calm = self.scares[:, g] < 3
+            calm = self.scares.take(self.R6G + g) < 3
             costs = self._cost(g, np.broadcast_to(C6, calm.shape))
             mc = np.where(calm.any(0), np.where(calm, costs, 1 << 20).min(0), 0)
             vals = np.array([np.where(none, 1, plan), np.where(none, 0, best[0] + best[1] - mc)])
@@ -448,7 +450,7 @@ class Games:
     def _moon_scare(self, g):
         """Full moon: after collecting, scare a child of choice who is not scared (a skull may skip it)."""
         G = self.G
-        calm = self.scares[:, g] < 3
+        calm = self.scares.take(self.R6G + g) < 3
         g = g[calm.any(0)]
         if not g.size:
             return
@@ -457,7 +459,7 @@ class Games:
             s = g[sk]
             v1 = None
             if self.greedy:
-                sc = self.scares[:, s].astype(np.int64)
+                sc = self.scares.take(self.R6G + s).astype(np.int64)
                 bad = (sc >= 2).all(0)
                 hs = self.h_scare[s]
                 hcalm = (hs >= 0) & (self.scares.take(np.maximum(hs, 0) * G + s) < 3)
@@ -468,7 +470,7 @@ class Games:
             g = np.concatenate([g[~sk], s[~use]])
             if not g.size:
                 return
-        sc = self.scares[:, g].astype(np.int64)
+        sc = self.scares.take(self.R6G + g).astype(np.int64)
         vals = None
         if self.greedy:
             checked = np.bitwise_count((self.boxes[g][None, :] >> SHIFT6) & 63).astype(np.int64)
@@ -489,7 +491,7 @@ class Games:
         w = g[self.ready[BONE][g] > 0]
         if not w.size:
             return
-        open_ = self.stash[:, w] < 7
+        open_ = self.stash.take(self.R6G + w) < 7
         w, open_ = w[open_.any(0)], open_[:, open_.any(0)]
         if not w.size:
             return
@@ -497,7 +499,7 @@ class Games:
         legal = np.concatenate([np.ones((1, n), bool), open_])
         vals = None
         if self.greedy:
-            gains = self.gain10[:, w] // 10
+            gains = self.gain10.take(self.R6G + w) // 10
             if self.cover:
                 gains = gains + BIG * self._hc(w, C6)
             vals = np.concatenate([np.zeros((1, n), gains.dtype), gains])
@@ -524,10 +526,10 @@ class Games:
             w, cd = gi.take(e), candy.take(e)
             n = len(w)
             k6 = C6
-            legal = np.concatenate([np.ones((1, n), bool), (self.stash[:, w] < 7) & (k6 != cd)])
+            legal = np.concatenate([np.ones((1, n), bool), (self.stash.take(self.R6G + w) < 7) & (k6 != cd)])
             vals = None
             if self.greedy:
-                gains = self.gain10[:, w] // 10
+                gains = self.gain10.take(self.R6G + w) // 10
                 if self.cover:
                     gains = gains + BIG * self._hc(w, k6)
                 keep = gains.reshape(-1)[cd * n + np.arange(n)]
@@ -649,7 +651,7 @@ class Games:
         legal = (self.caul[w] >> nca) & 1 == 0
         vals = None
         if self.greedy:
-            vals = self.gain10[:, w][sh.caul]
+            vals = self.gain10.take(self.caulG + w)
             if self.cover:
                 vals = vals + BIG * ((nca == self.h_cbox[w]) | (self._hc(w, sh.caul[:, None]) == 1))
         pick = self._pick(w, legal, vals)
@@ -664,7 +666,7 @@ class Games:
         sh, G = self.sh, self.G
         self.p_cp[w] -= 1
         self.pend[w] -= 1
-        col = (self.reward[:, w] == 3).argmax(0)
+        col = (self.reward.take(self.R7G + w) == 3).argmax(0)
         legal = np.array([self.caul[w] != sh.caul_all, self.pyramid[w] < sh.top])
         vals = None
         if self.greedy:
