@@ -164,6 +164,12 @@ class Games:
         self.h_cbox = arr(lambda h: h.cauldron_box, -1)
         self.h_col = arr(lambda h: h.column, -1)
         self.h_star = ((self.h_boxes != 0) | (self.h_cand != 0)).astype(np.int64)
+        if self.cover:  # [36, G]: BIG for a box that helps the target, BIG more if its candy does
+            b = np.arange(36)[:, None]
+            self.bonus = (BIG * (((self.h_boxes >> b) & 1) + ((self.h_cand >> sh.bc[:, None]) & 1))).astype(np.int32)
+            self.bonus64 = 64 * self.bonus  # the same, scaled for keys
+            self.boxG = sh.boxof * G  # flat index of a `symb` index's box row in [36, G] arrays
+            self.R36G = b * G
         self.tn = np.zeros(G, np.int64)  # each game's turn: games need not move in step
         self.tk = np.zeros(G, np.int8)  # this turn's kind: doubles, full moon or plan
         self.target = np.zeros(G, np.int64)  # the child the plan's second die scares
@@ -213,7 +219,7 @@ class Games:
             return sym
         v = sym + self.gain10.take(self.candyG.take(idx) + self.ar[g])
         if self.cover:
-            v += BIG * (((self.h_boxes[g] >> sh.boxof.take(idx)) & 1) + self._hc(g, sh.candyof.take(idx)))
+            v += self.bonus.take(self.boxG.take(idx) + self.ar[g])
         return v
 
     def _box_vals(self, g):
@@ -225,8 +231,7 @@ class Games:
             return sym
         v = sym + self.gain10[:, g][sh.bc]
         if self.cover:
-            b = np.arange(36)[:, None]
-            v += BIG * (((self.h_boxes[g] >> b) & 1) + self._hc(g, sh.bc[:, None]))
+            v += self.bonus.take(self.R36G + self.ar[g])
         return v
 
     def _cost(self, g, c):
@@ -377,8 +382,7 @@ class Games:
             idx = self._state(g)[None, :, :] + dm1[:, None, :]
             key = sh.symbp.take(idx) + self.gain64.take(self.candyG.take(idx) + self.ar[g])
             if self.cover:
-                key += 64 * BIG * (((self.h_boxes[g] >> sh.boxof.take(idx)) & 1)
-                                   + self._hc(g, sh.candyof.take(idx)))
+                key += self.bonus64.take(self.boxG.take(idx) + self.ar[g])
             cost = self._cost(g, np.array([b - 1, a - 1]))  # die 1 collects: die 2 scares
             key += (DIE_OFF - 64 * cost)[:, None, :]
             key = key.reshape(12, G).max(0)
@@ -407,8 +411,7 @@ class Games:
             key = sh.symb64.take(self._state(g)[:, None, :] + V6).reshape(36, n)
             key += self.gain64[:, g][sh.bc]
             if self.cover:
-                b = np.arange(36)[:, None]
-                key += 64 * BIG * (((self.h_boxes[g] >> b) & 1) + self._hc(g, sh.bc[:, None]))
+                key += self.bonus64.take(self.R36G + self.ar[g])
             key = key.max(0)
             return np.where(key < THR * 32, -1, 63 - (key & 63))
         # random: the r-th free box, found child by child
