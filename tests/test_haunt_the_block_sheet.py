@@ -28,7 +28,6 @@ def a4(tmp_path_factory):
     return api.render("haunt-the-block", tmp_path_factory.mktemp("a4") / "htb.pdf").path
 
 
-
 def test_scene_counts(scene):
     path = matching(scene, r"path\.\d+")
     assert len(path) == 48 >= 31

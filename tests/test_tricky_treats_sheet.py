@@ -27,7 +27,6 @@ def a4(tmp_path_factory):
     return api.render("tricky-treats", tmp_path_factory.mktemp("a4") / "tt.pdf").path
 
 
-
 def test_scene_counts(scene):
     boxes = matching(scene, r"child\.\w+\.box\.[1-6]")
     assert len(boxes) == 36 and all(isinstance(scene[i], Box) and scene[i].writable for i in boxes)
