@@ -62,8 +62,8 @@ def test_weasyprint_fetches_nothing_outside_the_package(tmp_path):
     f = fetcher()
     html = f"""<html><head><link rel="stylesheet" href="{secret.as_uri()}">
       <link rel="stylesheet" href="http://example.com/x.css">
-      <style>@font-face {{ font-family: Lato; src: url("{(FONT_DIR / 'Lato-Bold.ttf').resolve().as_uri()}") }}
-      body {{ font-family: Lato }}</style></head>
+      <style>@font-face {{ font-family: "Sheetgen Lato"; src: url("{(FONT_DIR / 'Lato-Bold.ttf').resolve().as_uri()}") }}
+      body {{ font-family: "Sheetgen Lato" }}</style></head>
       <body><p>Hello</p><img src="https://example.com/track.png"><img src="file:///etc/hostname">
       <img src="data:image/png;base64,iVBORw0KGgo="></body></html>"""
     pdf = pdf_from_html(html, f)
@@ -73,7 +73,7 @@ def test_weasyprint_fetches_nothing_outside_the_package(tmp_path):
     reader = PdfReader(io.BytesIO(pdf))
     assert "Hello" in reader.pages[0].extract_text()
     fonts = {str(v.get_object()["/BaseFont"]) for v in reader.pages[0]["/Resources"]["/Font"].values()}
-    assert fonts and all("+Lato" in name for name in fonts)  # the allowed font, embedded
+    assert fonts and all("+Sheetgen-Lato" in name for name in fonts)  # the allowed font, embedded
 
 
 def test_documents_are_deterministic(monkeypatch):
