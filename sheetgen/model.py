@@ -74,3 +74,11 @@ def unique_ids(items, what: str) -> None:
         if it.id in seen:
             raise ValueError(f"{what} id '{it.id}' is used twice; give each a different id")
         seen.add(it.id)
+
+
+def counts_add_up(items, expected: int, what: str, size_key: str) -> None:
+    """A deck or set lists `count` per item; the counts must make the size the layout states."""
+    total = sum(it.count for it in items)
+    if total != expected:
+        raise ValueError(f"the {what} counts add up to {total}, but {size_key} is {expected}; "
+                         f"change a count or {size_key}")

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from ...cards import DeckLayout, card_para, deck_layout, deck_pages, expand, round_frame
 from ...kinds import Kind, Options
-from ...model import HEX, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
+from ...model import HEX, Colour, Ident, IconName, LayoutFile, Strict, counts_add_up, unique_ids
 from ...scene import Circle, Icon, Item, Page, Style, Text
 from ...widgets import tint
 
@@ -38,10 +38,7 @@ class TokenContent(Strict):
     @model_validator(mode="after")
     def _set(self):
         unique_ids(self.tokens, "token")
-        total = sum(t.count for t in self.tokens)
-        if total != self.set_size:
-            raise ValueError(f"the token counts add up to {total}, but set_size is {self.set_size}; "
-                             "change a count or set_size")
+        counts_add_up(self.tokens, self.set_size, "token", "set_size")
         return self
 
 

@@ -14,7 +14,7 @@ from pydantic import Field, model_validator
 
 from ...cards import SAFE, DeckLayout, card_frame, card_para, deck_layout, deck_pages, expand
 from ...kinds import Kind, Options
-from ...model import HEX, Candy, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
+from ...model import HEX, Candy, Colour, Ident, IconName, LayoutFile, Strict, counts_add_up, unique_ids
 from ...scene import Circle, Icon, Item, Line, Page, Style, Text
 from ...widgets import tint
 
@@ -90,10 +90,7 @@ class TreatContent(Strict):
     @model_validator(mode="after")
     def _deck(self):
         unique_ids(self.cards, "card")
-        total = sum(c.count for c in self.cards)
-        if total != self.deck_size:
-            raise ValueError(f"the card counts add up to {total}, but deck_size is {self.deck_size}; "
-                             "change a count or deck_size")
+        counts_add_up(self.cards, self.deck_size, "card", "deck_size")
         return self
 
 
@@ -210,10 +207,7 @@ class DashContent(Strict):
             if card.character and card.character not in chars:
                 raise ValueError(f"card {card.id} names character '{card.character}', "
                                  "which is not in characters")
-        total = sum(c.count for c in self.cards)
-        if total != self.deck_size:
-            raise ValueError(f"the card counts add up to {total}, but deck_size is {self.deck_size}; "
-                             "change a count or deck_size")
+        counts_add_up(self.cards, self.deck_size, "card", "deck_size")
         return self
 
 
