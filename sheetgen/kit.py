@@ -110,10 +110,9 @@ def _kind_product(name: str) -> str | None:
 
 def rules_games() -> list:
     """The games of the rules-cards layout (id, name, product, players, time, age, needs, sections)."""
-    for path, name in base_layouts():
-        if name == RULES_KIND:
-            return list(_load(path).doc.content.games)
-    return []
+    from .games.rules_cards.source import games
+
+    return list(games().values())
 
 
 def products() -> list[str]:

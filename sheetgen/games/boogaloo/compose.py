@@ -12,6 +12,7 @@ from ...impose import nup
 from ...kinds import Kind, Options
 from ...scene import QR, Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
+from ..rules_cards.source import rules_game, summary
 from .model import TURNS, BoogalooSheet, Sheet
 
 PRODUCT = "ghosts-love-candy-too"
@@ -160,14 +161,6 @@ def _turns(x: float, y: float, w: float) -> list[Item]:
     return items
 
 
-HOW_TO = ("<b>Each turn</b> roll two dice. Choose one die and check a box showing that number under any "
-          "child, then check the leftmost empty circle of that candy in your stash. <b>Doubles:</b> check "
-          "any box under any child. <b>Star:</b> check it at once, then check any box you like (an extra "
-          "die of your choice). You earn one from each stash column (see under it) and from the Boo-nus. "
-          "<b>Haunt</b> a child by checking its 3 boxes. <b>Scoring:</b> each stash row scores the green "
-          "number above its last check; each chocolate bar scores {bar}.")
-
-
 def _stash(pen: Pen, doc: BoogalooSheet, x: float, y: float, w: float) -> tuple[list[Item], float]:
     st = doc.content.stash
     lay = doc.layout
@@ -242,8 +235,8 @@ def compose_sheet(doc: BoogalooSheet, n: int, w: float, h: float) -> list[Item]:
     left_w = panel_x - 5.0
     items: list[Item] = [
         Text(0, 9, doc.title, 22, bold=True, color=pen.accent if not pen.ink else "#000000", id="title"),
-        Text(0, 15.2, "Ghosts Love Candy Too · 1 to 99 players · age 6+ · 13 turns · two dice and a pencil",
-             7.5, color="#444444", id="subtitle"),
+        Text(0, 15.2, f"Ghosts Love Candy Too · {rules_game('boogaloo').facts} · {TURNS} turns"
+             " · two dice and a pencil", 7.5, color="#444444", id="subtitle"),
     ]
     from ...draw import text_width_mm
     tx = text_width_mm(doc.title, 22, bold=True) + 1.5
@@ -256,7 +249,7 @@ def compose_sheet(doc: BoogalooSheet, n: int, w: float, h: float) -> list[Item]:
     items += _turns(0, bottom + 23, left_w)
     para_top = bottom + 42
     items.append(Para(0, para_top, left_w, h - para_top - (16 if doc.variant else 0),
-                      HOW_TO.format(bar=doc.content.bar_points), 8, id="howto"))
+                      summary("boogaloo", bar=doc.content.bar_points)[0], 8, id="howto"))
     stash, stash_end = _stash(pen, doc, panel_x, HEAD + 1, PANEL_W)
     items += stash
     items += _score(doc, panel_x, stash_end + 3, PANEL_W)

@@ -12,7 +12,8 @@ from ...kinds import Kind, Options
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ...paper import MM
-from .model import ACT_ORDER, SYMBOLS, HauntSheet, power_text
+from ..rules_cards.source import rules_game, summary
+from .model import ACT_ORDER, SYMBOLS, TURNS, HauntSheet, power_text
 
 INK = "#000000"
 SOFT = "#555555"
@@ -259,16 +260,7 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list
     c = doc.content
     moons = sorted((k for k in c.children if k.symbol == "moon"), key=lambda k: ACT_ORDER.index(k.power))
     chain = ", then ".join(k.name for k in moons)
-    text = (
-        "<b>Turn 1:</b> write 1 on a flag space and check its candy. "
-        "<b>Each turn:</b> roll two dice; from your last number walk clockwise as many spaces as "
-        "one die shows and write the next number there. Candy: check it in the stash. Child: check "
-        "its symbol in Boo-nus and use its power. A used space, or a pumpkin whose condition you "
-        "miss, is not allowed. <b>Doubles:</b> you may write in any empty candy space instead. "
-        f"<b>Moon powers</b> ({c.uses} uses each) combine on one roll in this order: {chain}, then "
-        "stars; a value never drops below 1. <b>No space you may use?</b> Cross out a candy in Final "
-        "score, then write your number in any empty candy space and collect it. "
-        "<b>The game ends</b> when you write 31. Tie: most circled, unused stars.")
+    text = summary("haunt-the-block", uses=c.uses, chain=chain, last=TURNS)[0]
     probe = Para(x, y, w, 200, text, size=7.5, id="how")
     _, hpt, _ = fit_paragraph(probe)
     h = hpt / MM + 1.0
@@ -277,8 +269,8 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list
 
 def _title(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
     return [heading(x, y + 5.5, doc.title, 16, id="title"),
-            Text(x, y + 9.5, "Ghosts Love Candy Too · 1-99 players · 15-20 min · two dice, a pencil",
-                 6.5, color=SOFT, id="subtitle"),
+            Text(x, y + 9.5, f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {TURNS} turns"
+                 " · two dice, a pencil", 6.5, color=SOFT, id="subtitle"),
             *name_line(x, y + 15.5, w, size=8)], y + 17.0
 
 

@@ -66,6 +66,8 @@ class RulesGame(Strict):
                               description="spread the text over up to this many cards "
                               "(default: as few as stay readable at min_text_size)")
     sections: list[RulesSection] = Field(min_length=1)
+    summary: list[Markup] = Field([], description="the short how-to printed on the game's own sheet; "
+                                  "{names} are filled in from the sheet's content")
 
     @property
     def facts(self) -> str:

@@ -14,6 +14,7 @@ from ...impose import nup
 from ...kinds import Kind, Options
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
+from ..rules_cards.source import rules_game, summary
 from .model import IMMEDIATE, TrickySheet
 
 INK = "#000000"
@@ -273,13 +274,6 @@ def _score(doc: TrickySheet, x: float, y: float, w: float) -> list[Item]:
     return items
 
 
-HOW_TO = ("<b>Each turn</b> roll two dice. <b>Collect</b> with one die: cross out that box under a child "
-          "who is not scared, then check the candy in your stash. <b>Scare</b> with the other die: check "
-          "the next circle of that child (skull = scared: no more boxes there, powers kept; a scared child "
-          "scared again is ignored). <b>Doubles:</b> cross out any box under any child, no scare. "
-          "<b>Star:</b> cross out any box you like and stash its candy. After 16 turns, score.")
-
-
 def _fits(p: Para) -> bool:
     try:
         fit_paragraph(p)
@@ -288,19 +282,15 @@ def _fits(p: Para) -> bool:
     return True
 
 
-REWARDS = ("<b>Stash rewards</b> (any order): a column with as many checks as its number earns its reward "
-           "at once. <b>Star:</b> cross out any box of a child not scared; stash its candy. "
-           "<b>Cauldron or pyramid:</b> cross out one, check a box in that section.")
-
-
 def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]:
     c = doc.content
     items: list[Item] = []
     left_w = w - RIGHT_W - 5
     rx = left_w + 5
     items.append(heading(0, 8, doc.title, 20, id="title"))
-    items.append(Text(0, 14, "Ghosts Love Candy Too · 1–99 players · 16 turns · two dice and a pencil", 8,
-                      color=SOFT, id="subtitle"))
+    how_to, rewards_text = summary("tricky-treats", turns=c.turns)
+    items.append(Text(0, 14, f"Ghosts Love Candy Too · {rules_game('tricky-treats').facts} · {c.turns} turns"
+                      " · two dice and a pencil", 8, color=SOFT, id="subtitle"))
     items += name_line(left_w - 78, 8, 78)
     top = 18.0
     bottom = 30.0
@@ -313,7 +303,7 @@ def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]
         items += _child(doc, ch, col * (pw + 3), top + row * (ph + 3), pw, ph, ink)
     by = top + 2 * ph + 6
     if doc.layout.rules_summary:
-        items.append(Para(0, by, left_w - 84, h - by - foot, HOW_TO, 7.5, id="howto"))
+        items.append(Para(0, by, left_w - 84, h - by - foot, how_to, 7.5, id="howto"))
     items += _score(doc, left_w - 80, by - 1, 80)
     # right column
     y = 0.0
@@ -332,7 +322,7 @@ def compose_sheet(doc: TrickySheet, w: float, h: float, ink: bool) -> list[Item]
     items += part
     y += used + 3.0
     room = h - y - (14.0 if doc.variant is not None else 0.0)
-    rewards = Para(rx, y, RIGHT_W, room, REWARDS, 7.5, min_size=6.5, id="rewards.howto")
+    rewards = Para(rx, y, RIGHT_W, room, rewards_text, 7.5, min_size=6.5, id="rewards.howto")
     if doc.layout.rules_summary and room > 5 and _fits(rewards):
         items.append(rewards)
     if doc.variant is not None:

@@ -1,0 +1,40 @@
+"""The rules text of one game, read from the `rules-cards` layout, the single source of rules text:
+the rules cards, the kit booklets and the sheets' facts line and how-to all come from it."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from ...errors import SheetgenError
+from ...kinds import layouts_dir, load
+
+LAYOUT = "rules-cards.yaml"
+
+
+@lru_cache(maxsize=8)
+def _games(path: Path, stamp: int) -> dict:
+    return {g.id: g for g in load(path).doc.content.games}
+
+
+def games() -> dict:
+    """Every game of the rules-cards layout, by id."""
+    path = layouts_dir() / LAYOUT
+    if not path.exists():
+        raise SheetgenError(f"{path} is missing: it holds every game's rules text",
+                            fix="restore layouts/rules-cards.yaml")
+    return _games(path, path.stat().st_mtime_ns)
+
+
+def rules_game(game_id: str):
+    """One game's rules entry (name, players, time, age, needs, sections, summary)."""
+    found = games()
+    if game_id not in found:
+        raise SheetgenError(f"the rules-cards layout has no game '{game_id}'",
+                            fix=f"add it there (games: {', '.join(found)})")
+    return found[game_id]
+
+
+def summary(game_id: str, **values) -> list[str]:
+    """The game's short how-to paragraphs for its sheet, with {placeholders} filled from the sheet."""
+    return [p.format(**values) for p in rules_game(game_id).summary]
