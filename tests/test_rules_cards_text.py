@@ -1,4 +1,5 @@
-"""The rules text itself: our own words (no 8-word run of a rulebook), markup both renderers read."""
+"""The rules text itself: our own words (no 8-word run of a rulebook anywhere the project prints text),
+markup both renderers read."""
 
 from __future__ import annotations
 
@@ -36,14 +37,32 @@ def yaml_strings(node) -> list[str]:
     return []
 
 
+def project_texts() -> dict[str, list[str]]:
+    """Every text the project prints: strings of every layout, of the code and of the templates."""
+    import ast
+
+    texts = {str(p.relative_to(ROOT)): yaml_strings(yaml.safe_load(p.read_text(encoding="utf-8")))
+             for p in (ROOT / "layouts").glob("*.yaml")}
+    for p in (ROOT / "sheetgen").rglob("*.py"):
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        texts[str(p.relative_to(ROOT))] = [n.value for n in ast.walk(tree)
+                                           if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    for p in (ROOT / "templates").glob("*"):
+        texts[str(p.relative_to(ROOT))] = [p.read_text(encoding="utf-8")]
+    return texts
+
+
 @pytest.mark.skipif(not RULES_DIR.is_dir(), reason="rulebooks not available")
 def test_no_rulebook_sentence_copied():
     books = {p.name: runs(words(p.read_text(encoding="utf-8"))) for p in RULES_DIR.glob("*.txt")}
     assert books, "no rulebooks found"
+    texts = project_texts()
+    assert str(YAML.relative_to(ROOT)) in texts and len(texts) > 40
     copied = []
-    for s in yaml_strings(yaml.safe_load(YAML.read_text(encoding="utf-8"))):
-        for run in runs(words(s)):
-            copied += [f"{name}: {' '.join(run)}" for name, seen in books.items() if run in seen]
+    for where, strings in texts.items():
+        for s in strings:
+            for run in runs(words(s)):
+                copied += [f"{where} ~ {name}: {' '.join(run)}" for name, seen in books.items() if run in seen]
     assert copied == []
 
 

@@ -290,9 +290,9 @@ class State:
     def begin_turn(self, dice: tuple[int, int]) -> None:
         """Roll. With no legal move at all (stars and powers included), the penalty: cross out a
         candy circle of the final score section (that row will score 0), then write this turn's
-        number in an empty candy space of your choice, collecting its candy. Reading: "write the
-        current turn number on the track in the candy box of your choice" is the number you were
-        about to write, on the block, in any empty candy space. Once every circle is crossed, a
+        number in an empty candy space of your choice, collecting its candy. Reading: the rulebook's
+        "turn number in a candy box" is the number you were about to write, placed on the block
+        in any empty candy space. Once every circle is crossed, a
         penalty only costs the free choice of space. Doubles always leave a move (some candy
         space is empty), so a penalty never falls on doubles."""
         self.dice = dice
