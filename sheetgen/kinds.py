@@ -59,6 +59,7 @@ class Kind:
     product: str  # the kit this component belongs to
     rules: str | None = None  # module holding `RULES` (roll-and-write sheets), imported lazily
     variant: str | None = None  # module holding `generate` (sheets with custom variants)
+    consumable: bool = False  # written on during play: kits print it --copies times
 
 
 @dataclass(frozen=True)

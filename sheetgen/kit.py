@@ -138,8 +138,9 @@ def components(product: str) -> list[Component]:
 
 def consumable(kind_name: str) -> bool:
     """Written on during play, so printed --copies times: roll-and-write sheets (they have a rules
-    engine), status sheets and score pads."""
-    return kind(kind_name).rules is not None or kind_name.endswith(("-status", "-pad"))
+    engine) and kinds marked `consumable` (status sheets, score pads)."""
+    k = kind(kind_name)
+    return k.rules is not None or k.consumable
 
 
 def render_component(c: Component, paper: str, copies: int) -> Part:

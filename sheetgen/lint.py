@@ -51,9 +51,9 @@ def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
             yield it, dx, dy, clip
 
 
-def problems(page: Page, margin: float = SAFE_MARGIN_MM, bleed_ok: bool = False) -> list[str]:
-    """What breaks the print rules on one page. `bleed_ok` lets card art run past the margin
-    (card bleed is trimmed off); text and write-in marks must still be inside it."""
+def problems(page: Page, margin: float = SAFE_MARGIN_MM) -> list[str]:
+    """What breaks the print rules on one page. Card art is clipped to its bleed box, so only what
+    the clip lets through has to be inside the margin."""
     out = []
     tol = 0.01
     for it, dx, dy, clip in _clipped(page.items):
@@ -66,8 +66,6 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, bleed_ok: bool = False)
             side = min(it.w, it.h) if isinstance(it, Box) else 2 * it.r
             if side < MIN_WRITE_MM - tol:
                 out.append(f"{name}: write-in mark {side:.2f} mm is below {MIN_WRITE_MM:g} mm")
-        if bleed_ok and not isinstance(it, (Text, Para)) and not getattr(it, "writable", False):
-            continue
         x0, y0, x1, y1 = bounds(it, dx, dy)
         if clip:  # only what the clip lets through is printed
             x0, y0, x1, y1 = max(x0, clip[0]), max(y0, clip[1]), min(x1, clip[2]), min(y1, clip[3])

@@ -12,6 +12,5 @@ from sheetgen.lint import problems
 def test_layout_obeys_print_rules(path):
     loaded = load(path)
     pages = render_pages(loaded, Options())
-    card_like = loaded.kind.name not in ("gingerbread-status",) and "card" in loaded.kind.name
-    found = [p for page in pages for p in problems(page, loaded.doc.layout.margin, bleed_ok=card_like)]
+    found = [p for page in pages for p in problems(page, loaded.doc.layout.margin)]
     assert found == [], found[:10]

@@ -130,4 +130,4 @@ def pages(doc: ScorePad, opts: Options) -> list[Page]:
                lay.orientation, per_page, lay.margin, label=doc.title)
 
 
-KIND = Kind("roll-score-pad", ScorePad, pages, product="roll-for-your-life")
+KIND = Kind("roll-score-pad", ScorePad, pages, product="roll-for-your-life", consumable=True)

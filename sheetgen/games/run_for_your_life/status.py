@@ -187,4 +187,4 @@ def pages(doc: StatusSheet, opts: Options) -> list[Page]:
                per_page, lay.margin, label=doc.title)
 
 
-KIND = Kind("gingerbread-status", StatusSheet, pages, product="run-for-your-life")
+KIND = Kind("gingerbread-status", StatusSheet, pages, product="run-for-your-life", consumable=True)
