@@ -35,7 +35,7 @@ class Batch:
     unused_powers: np.ndarray  # int64 [G]: powers or stars earned but never used
     stuck: np.ndarray  # int64 [G]: rolls that left no legal move where the rules name no penalty
     turns: np.ndarray  # int64 [G]: turns played before the game ended
-    state: np.ndarray  # int64 [G, S]: the end state, flattened in a fixed order (for comparisons)
+    state: np.ndarray  # integer [G, S]: the end state, flattened in a fixed order (for comparisons)
 
     def __len__(self) -> int:
         return len(self.score)

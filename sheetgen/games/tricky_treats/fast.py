@@ -719,20 +719,22 @@ class Games:
                 self.pend[x] += 1
 
     def flat(self) -> np.ndarray:
+        """The end state [G, S] (int16, built field by field as rows of its transpose)."""
         t = self.t
         L = layout_of(t)
-        out = np.empty((self.G, L["_size"].stop), np.int64)
-        bits = lambda x, n: np.unpackbits(x.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :n]
-        sym = ((self.boxes[:, None] & t.sym_mask[None, :]) == t.sym_mask[None, :]).astype(np.int64)
+        out = np.empty((L["_size"].stop, self.G), np.int16)
+        bits = lambda x, n: (x[None, :] >> np.arange(n)[:, None]) & 1
+        m = t.sym_mask[:, None]
+        sym = (self.boxes[None, :] & m) == m
         rows = t.sym_kind[t.n_pow:] - 6
-        bcount = np.stack([sym[:, t.n_pow:][:, rows == r].sum(1) for r in range(3)], 1)
-        for name, val in (("boxes", bits(self.boxes, 36)), ("scares", self.scares.T), ("stash", self.stash.T),
-                          ("unlocked", sym[:, :t.n_pow]), ("used", self.used.T), ("boonus", sym[:, t.n_pow:]),
-                          ("bcount", bcount), ("reward", self.reward.T),
-                          ("cauldron", bits(self.caul, len(t.cauldron))), ("pyramid", self.pyramid[:, None]),
-                          ("lost", self.lost[:, None]), ("missed", self.missed[:, None]), ("turn", t.turns)):
-            out[:, L[name]] = val
-        return out
+        bcount = [sym[t.n_pow:][rows == r].sum(0) for r in range(3)]
+        for name, val in (("boxes", bits(self.boxes, 36)), ("scares", self.scares), ("stash", self.stash),
+                          ("unlocked", sym[:t.n_pow]), ("used", self.used), ("boonus", sym[t.n_pow:]),
+                          ("bcount", bcount), ("reward", self.reward),
+                          ("cauldron", bits(self.caul, len(t.cauldron))), ("pyramid", self.pyramid),
+                          ("lost", self.lost), ("missed", self.missed), ("turn", t.turns)):
+            out[L[name]] = val
+        return out.T
 
 
 _SHEETS: dict[int, tuple] = {}  # id(doc) -> (doc, Sheet): the validator plays one sheet in many batches

@@ -236,18 +236,15 @@ def _reach_spec(t: Tables):
         ge(at("bcount"), 0)  # placeholder, filled from every row's count
     for n in range(1, t.turns + 1):
         ge(at("turn"), n)
-    small = max(thr) <= 127  # then the comparisons can run on the state clipped to int8
-    dt = np.int8 if small else np.int64
-    spec = (np.array(cols, np.intp), np.array(thr, dt), np.array(eq, np.intp), np.array(bar, np.intp), small)
+    spec = (np.array(cols, np.intp), np.array(thr, np.int16), np.array(eq, np.intp), np.array(bar, np.intp))
     t.__dict__["_reach"] = spec
     return spec
 
 
 def reached(t: Tables, state: np.ndarray) -> np.ndarray:
     """Every mark on the sheet is permanent, so what a game reached is read from its end state."""
-    cols, thr, eq, bar, small = _reach_spec(t)
-    x = np.clip(state, -1, 127).astype(np.int8) if small else state
-    v = x[:, cols]
+    cols, thr, eq, bar = _reach_spec(t)
+    v = state[:, cols]
     out = v >= thr
     out[:, eq] = v[:, eq] == thr[eq]
     for e, full in zip(bar, boonus_bars(t, state)):
@@ -266,7 +263,7 @@ def finish(t: Tables, state: np.ndarray) -> Batch:
                  penalties=state[:, L["missed"]][:, 0].astype(np.int64),  # missed collects
                  unused_powers=unused.astype(np.int64),
                  stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
-                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state.astype(np.int64, copy=False))
+                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state)
 
 
 # ---- cover targets ------------------------------------------------------------------------------
