@@ -32,19 +32,16 @@ LOW = U((1 << CHUNK) - 1)
 
 def pick_random(legal: np.ndarray, u: np.ndarray, chunks: int) -> np.ndarray:
     """Bit number floor(u * n) among the n set bits of each `legal`, counting from bit 0: the
-    random policy's legal[floor(u * n)] in box order."""
-    parts = [(legal >> U(CHUNK * j)) & LOW for j in range(chunks)]
-    counts = [POP[p] for p in parts]
-    k = (u * sum(counts)).astype(np.int8)
-    part, kk, base = parts[0], k, 0
-    before = counts[0]
-    for j in range(1, chunks):  # the chunk holding bit number k: the last one starting at or before it
-        on = k >= before
-        part = np.where(on, parts[j], part)
-        kk = np.where(on, k - before, kk)
-        base = np.where(on, CHUNK * j, base)
-        before = before + counts[j]
-    return base + SEL[(part * U(CHUNK)).astype(np.intp) + kk]
+    random policy's legal[floor(u * n)] in box order. The chunk of CHUNK bits holding it is the
+    number of chunk boundaries with at most k set bits below them; SEL finds it in the chunk."""
+    k = (u * np.bitwise_count(legal)).astype(np.uint8)
+    j = np.zeros(len(legal), np.uint8)
+    for c in range(1, chunks):
+        j += k >= np.bitwise_count(legal & U((1 << (CHUNK * c)) - 1))
+    sh = (j * np.uint8(CHUNK)).astype(U)
+    part = (legal >> sh) & LOW
+    kk = k - np.bitwise_count(legal & ((U(1) << sh) - U(1)))
+    return CHUNK * j.astype(np.intp) + SEL[(part * U(CHUNK) + kk).astype(np.intp)]
 
 
 class Tables:
