@@ -213,12 +213,6 @@ def _rows(x: np.ndarray) -> np.ndarray:
     return x.nonzero()[0]
 
 
-def _bits(x: np.ndarray, n: int) -> np.ndarray:
-    """[G, n] 0/1 (uint8): bit i of each x."""
-    return np.unpackbits(x.astype("<u8").view(np.uint8).reshape(len(x), 8), axis=1,
-                         bitorder="little")[:, :n]
-
-
 @lru_cache(maxsize=16)
 def tables(b: Board) -> Tables:
     return Tables(b)
@@ -269,15 +263,17 @@ def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
         _stars(games, g, g, policy, u[:, turn], plan, 1)
     stash = games.counts()
     E = t.B + t.C * t.S + t.S + t.nb + t.rows + t.cols + TURNS
-    reached = np.empty((G, E), bool)
+    reached = np.empty((E, G), bool)  # built row by row, returned transposed
     at = 0
-    for part in (_bits(games.checked, t.B), (stash[:, :, None] > np.arange(t.S, dtype=np.uint8)).reshape(G, -1),
-                 _bits(games.stars, t.S), games.boonus[:, None] > np.arange(t.nb, dtype=U),
-                 (games.checked[:, None] & t.rowmask) == t.rowmask,
-                 (games.checked[:, None] & t.colmask) == t.colmask):
-        reached[:, at:at + part.shape[1]] = part
-        at += part.shape[1]
-    reached[:, at:] = True  # every turn is played
+    circles = (stash.T[:, None, :] > np.arange(t.S, dtype=np.uint8)[:, None]).reshape(-1, G)
+    for part in ((games.checked >> t.bits[:, None]) & U(1), circles,
+                 (games.stars >> t.bits[:t.S, None]) & U(1), games.boonus > np.arange(t.nb, dtype=U)[:, None],
+                 (games.checked & t.rowmask[:, None]) == t.rowmask[:, None],
+                 (games.checked & t.colmask[:, None]) == t.colmask[:, None]):
+        reached[at:at + part.shape[0]] = part
+        at += part.shape[0]
+    reached[at:] = True  # every turn is played
+    reached = reached.T
     turns = np.full(G, TURNS, np.int64)
     state = np.empty((G, t.C + 6), np.int64)
     state[:, 0] = games.checked
