@@ -164,12 +164,18 @@ class Games:
         self.h_cbox = arr(lambda h: h.cauldron_box, -1)
         self.h_col = arr(lambda h: h.column, -1)
         self.h_star = ((self.h_boxes != 0) | (self.h_cand != 0)).astype(np.int64)
-        if self.cover:  # [36, G]: BIG for a box that helps the target, BIG more if its candy does
-            b = np.arange(36)[:, None]
-            self.bonus = (BIG * (((self.h_boxes >> b) & 1) + ((self.h_cand >> sh.bc[:, None]) & 1))).astype(np.int32)
-            self.bonus64 = 64 * self.bonus  # the same, scaled for keys
-            self.boxG = sh.boxof * G  # flat index of a `symb` index's box row in [36, G] arrays
-            self.R36G = b * G
+        # the `symb` tables this policy reads; for cover, one copy per target with its bonus added
+        # (BIG for a box that helps the target, BIG more if its candy does), `toff` the game's copy
+        self.symb, self.symbp, self.symb64, self.toff = sh.symb, sh.symbp, sh.symb64, None
+        if self.cover:
+            b = np.arange(36)
+            hb = np.array([h.boxes for h in hs], np.int64)[:, None]
+            hc = np.array([h.candies for h in hs], np.int64)[:, None]
+            bonus = (BIG * (((hb >> b) & 1) + ((hc >> sh.bc) & 1)))[:, sh.boxof]  # [targets, 2304]
+            self.symb = (sh.symb + bonus).reshape(-1).astype(np.int32)
+            self.symbp = (sh.symbp + 64 * bonus).reshape(-1).astype(np.int32)
+            self.symb64 = (sh.symb64 + 64 * bonus).reshape(-1).astype(np.int32)
+            self.toff = (inv * len(sh.symb)).astype(np.int64)
         self.tn = np.zeros(G, np.int64)  # each game's turn: games need not move in step
         self.tk = np.zeros(G, np.int8)  # this turn's kind: doubles, full moon or plan
         self.target = np.zeros(G, np.int64)  # the child the plan's second die scares
@@ -209,30 +215,28 @@ class Games:
         """[6, n] index of each child's row in the `symb` table: its free boxes."""
         return ((self.free[g] >> SHIFT6) & 63) * 6 + ROW384
 
+    def _own(self, g, idx):
+        """`symb` indices moved to the game's own copy of the tables (cover)."""
+        return idx if self.toff is None else idx + self.toff[g]
+
     def _die_vals(self, g, dm1):
         """Values (rules.box_value, about NEG where illegal) of each child's box for the die values
         dm1 + 1: [m, 6, n] for dm1 [m, n]."""
         sh = self.sh
         idx = self._state(g)[None, :, :] + dm1[:, None, :]
-        sym = sh.symb.take(idx)
+        sym = self.symb.take(self._own(g, idx))
         if not self.greedy:
             return sym
-        v = sym + self.gain10.take(self.candyG.take(idx) + self.ar[g])
-        if self.cover:
-            v += self.bonus.take(self.boxG.take(idx) + self.ar[g])
-        return v
+        return sym + self.gain10.take(self.candyG.take(idx) + self.ar[g])
 
     def _box_vals(self, g):
         """[36, n] values of every box (about NEG where illegal)."""
         sh = self.sh
         n = len(g)
-        sym = sh.symb.take(self._state(g)[:, None, :] + V6).reshape(36, n)
+        sym = self.symb.take(self._own(g, self._state(g))[:, None, :] + V6).reshape(36, n)
         if not self.greedy:
             return sym
-        v = sym + self.gain10[:, g][sh.bc]
-        if self.cover:
-            v += self.bonus.take(self.R36G + self.ar[g])
-        return v
+        return sym + self.gain10[:, g][sh.bc]
 
     def _cost(self, g, c):
         """rules.scare_cost of scaring child c ([m, n])."""
@@ -380,9 +384,7 @@ class Games:
             # key = 64 * (box value - scare cost) + 63 - option, option = 6 * die + child
             sh = self.sh
             idx = self._state(g)[None, :, :] + dm1[:, None, :]
-            key = sh.symbp.take(idx) + self.gain64.take(self.candyG.take(idx) + self.ar[g])
-            if self.cover:
-                key += self.bonus64.take(self.boxG.take(idx) + self.ar[g])
+            key = self.symbp.take(self._own(g, idx)) + self.gain64.take(self.candyG.take(idx) + self.ar[g])
             cost = self._cost(g, np.array([b - 1, a - 1]))  # die 1 collects: die 2 scares
             key += (DIE_OFF - 64 * cost)[:, None, :]
             key = key.reshape(12, G).max(0)
@@ -408,10 +410,8 @@ class Games:
         if self.greedy:
             sh = self.sh
             n = len(g)
-            key = sh.symb64.take(self._state(g)[:, None, :] + V6).reshape(36, n)
+            key = self.symb64.take(self._own(g, self._state(g))[:, None, :] + V6).reshape(36, n)
             key += self.gain64[:, g][sh.bc]
-            if self.cover:
-                key += self.bonus64.take(self.R36G + self.ar[g])
             key = key.max(0)
             return np.where(key < THR * 32, -1, 63 - (key & 63))
         # random: the r-th free box, found child by child
