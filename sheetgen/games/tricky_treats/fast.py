@@ -8,7 +8,8 @@ games that need it; each game still does its own steps in the reference's order.
 Speed comes from lookup tables built once per sheet (`Sheet`, cached per document):
 - symbols belong to one child, so the symbol part of a box's greedy value, or "illegal", depends
   only on that child's free boxes (6 bits: none free once scared): one table lookup (`symb`),
-  with the option number already packed in for greedy keys (`symbp`, `symb64`);
+  with the option number already packed in for greedy keys (`symbp`, `symb64`); the cover
+  policy reads one copy of these tables per target, its bonus for helpful boxes added in;
 - a box's power and Boo-nus symbols are two bit masks (`pm`, `bm`), complete when all their
   boxes are checked, so unlocking is one compare; what was unlocked is read from the boxes at
   the end (`flat`);
