@@ -277,7 +277,6 @@ class Games:
             if g.size:
                 self._step2(g)
                 ph[g] = R2
-                self._resolve_some(ph)
                 ph += (ph == R2) & (self.pend == 0)  # R2 -> SCARE
             g = (ph == SCARE).nonzero()[0]
             if g.size:
@@ -640,6 +639,7 @@ class Games:
                 none = box < 0
                 self.lost[w[none]] += 1
                 self._collect(w[~none], box[~none])
+                done = True
 
     def _pyramid(self, w):
         """Check the next pyramid box (lowest level first); none left: the box is lost."""
