@@ -24,6 +24,17 @@ def run():
     return sheetgen
 
 
+def render_error(layout: Path, out: Path) -> str:
+    """Render a bad layout as a user would: exit 2, one line on stderr with no traceback, and no
+    output file or temporary file left behind. Returns that line."""
+    res = sheetgen("render", str(layout), "--out", str(out))
+    assert res.returncode == 2, res.stderr
+    err = res.stderr.strip()
+    assert "\n" not in err and "Traceback" not in err, err
+    assert not out.exists() and list(out.parent.glob(f".{out.name}*")) == []
+    return err
+
+
 def page_mm(pdf_path: Path) -> list[tuple[float, float]]:
     from pypdf import PdfReader
 

@@ -92,12 +92,6 @@ def test_sheet_option_prints_one_sheet(tmp_path, run, doc):
     assert len(bad.stderr.strip().splitlines()) == 1
 
 
-def test_byte_identical_reruns(tmp_path):
-    a = api.render("boogaloo", tmp_path / "a.pdf").path.read_bytes()
-    b = api.render("boogaloo", tmp_path / "b.pdf").path.read_bytes()
-    assert a == b
-
-
 def test_every_sheet_pairs_each_die_with_each_candy_once(doc):
     for sheet in doc.content.sheets:
         pairs = Counter((b.die, b.candy) for c in sheet.children for b in c.boxes)

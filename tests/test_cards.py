@@ -299,10 +299,3 @@ def test_card_sizes_by_name_and_in_mm():
     assert grid(CARD_SIZES["poker"], "a4", 6.35).per_page == 9
     assert grid(CARD_SIZES["poker"], "letter", 6.35).per_page == 9
     assert grid(CARD_SIZES["mini"], "a4", 6.35).per_page == 18  # landscape holds more
-
-
-def test_same_input_same_bytes(tmp_path):
-    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
-    api.render("dash-n-bash", a)
-    api.render("dash-n-bash", b)
-    assert a.read_bytes() == b.read_bytes()

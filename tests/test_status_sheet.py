@@ -88,12 +88,6 @@ def test_qr_matches_the_qrcode_matrix(a4):
     assert [tuple(r) for r in got] == [tuple(r) for r in matrix]
 
 
-def test_render_twice_is_byte_identical(tmp_path):
-    a = api.render("gingerbread-status", tmp_path / "a.pdf").path.read_bytes()
-    b = api.render("gingerbread-status", tmp_path / "b.pdf").path.read_bytes()
-    assert a == b
-
-
 def test_all_fonts_embedded(a4):
     reader = PdfReader(a4)
     fonts = reader.pages[0]["/Resources"]["/Font"]

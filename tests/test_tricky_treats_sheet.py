@@ -11,7 +11,7 @@ from sheetgen import api
 from sheetgen.kinds import load
 from sheetgen.scene import Box, Circle, Icon
 
-from conftest import matching, scene_by_id, LAYOUTS, MM, page_mm
+from conftest import matching, render_error, scene_by_id, LAYOUTS, MM, page_mm
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
@@ -104,12 +104,6 @@ def test_a4_and_letter_landscape(a4, tmp_path, run):
     assert page_mm(letter) == [(279.4, 215.9)]
 
 
-def test_byte_identical_reruns(tmp_path):
-    a = api.render("tricky-treats", tmp_path / "a.pdf").path.read_bytes()
-    b = api.render("tricky-treats", tmp_path / "b.pdf").path.read_bytes()
-    assert a == b
-
-
 @pytest.mark.parametrize("old,new,key", [
     ("number: 6", "number: 5", "numbers"),
     ("boxes: [1, 2, 3]}", "boxes: [1, 2, 9]}", "die values 1 to 6"),
@@ -117,13 +111,10 @@ def test_byte_identical_reruns(tmp_path):
     ("gummy_bear, gumdrop, gumball, candy_corn, lollipop, wrapped]", "gummy_bear, gumdrop, gumball]", "6"),
     ("- {kind: star, needs: 5}", "- {kind: diamond, needs: 5}", "content.stash.rewards.0.kind"),
 ])
-def test_bad_content_is_one_clear_line(tmp_path, run, old, new, key):
+def test_bad_content_is_one_clear_line(tmp_path, old, new, key):
     text = (LAYOUTS / "tricky-treats.yaml").read_text()
     assert old in text
     path = tmp_path / "bad.yaml"
     path.write_text(text.replace(old, new, 1))
-    res = run("render", str(path), "--out", str(tmp_path / "bad.pdf"))
-    assert res.returncode == 2
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in res.stderr and key in lines[0], res.stderr
-    assert not (tmp_path / "bad.pdf").exists()
+    err = render_error(path, tmp_path / "bad.pdf")
+    assert key in err, err
