@@ -20,6 +20,9 @@ class Built:
     bytes: int
     seconds: float
 
+    def __str__(self) -> str:
+        return f"wrote {self.path} ({self.pages} page{'s' if self.pages != 1 else ''}, {self.bytes / 1024:.0f} KiB)"
+
 
 def render(ref: str | Path, out: str | Path | None = None, opts: Options | None = None) -> Built:
     """Render one layout to a PDF (default `output/<name>.pdf`)."""

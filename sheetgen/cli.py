@@ -75,7 +75,7 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
                    back_offset=(bx, by), backs=not no_backs)
     built = api.render(layout, out, opts)
-    typer.echo(f"wrote {built.path} ({built.pages} pages, {built.bytes / 1024:.0f} KiB)")
+    typer.echo(str(built))
 
 
 @app.command()
@@ -188,7 +188,7 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
     from . import kit as kits
 
     built = kits.write(product, out, paper.value, copies)
-    typer.echo(f"wrote {built.path} ({built.pages} pages, {built.bytes / 1024:.0f} KiB)")
+    typer.echo(str(built))
 
 
 @app.command()
