@@ -14,7 +14,7 @@ from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import ids
 
-from conftest import LAYOUTS, MM, page_mm
+from conftest import LAYOUTS, MM
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +36,6 @@ def _curves(pdf_path, w_mm, h_mm):
                            if abs((o["x1"] - o["x0"]) / MM - w_mm) < 0.06
                            and abs((o["bottom"] - o["top"]) / MM - h_mm) < 0.06))
     return out
-
-
-def test_four_landscape_pages_a4_and_letter(a4, tmp_path, run):
-    assert page_mm(a4) == [(297.0, 210.0)] * 4
-    out = tmp_path / "l.pdf"
-    res = run("render", "boogaloo", "--paper", "letter", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    assert "4 pages" in res.stdout
-    assert page_mm(out) == [(279.4, 215.9)] * 4
-    assert page_mm(api.render("boogaloo-letter", tmp_path / "l2.pdf").path) == [(279.4, 215.9)] * 4
 
 
 def test_three_boxes_per_child_and_13_turns_on_every_page(a4, doc):

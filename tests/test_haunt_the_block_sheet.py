@@ -13,7 +13,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.lint import problems
 from sheetgen.scene import Box, Circle
 
-from conftest import matching, render_error, scene_by_id, LAYOUTS, MM, page_mm
+from conftest import matching, render_error, scene_by_id, LAYOUTS, MM
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
@@ -87,16 +87,6 @@ def test_names_printed(a4):
         assert word in text, word
     for n in (1, 3, 6, 10, 15, 21):
         assert str(n) in text
-
-
-def test_a4_and_letter_landscape(a4, tmp_path, run):
-    assert page_mm(a4) == [(297.0, 210.0)]
-    out = tmp_path / "l.pdf"
-    res = run("render", "haunt-the-block", "--paper", "letter", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    assert page_mm(out) == [(279.4, 215.9)]
-    letter = api.render("haunt-the-block-letter", tmp_path / "l2.pdf").path
-    assert page_mm(letter) == [(279.4, 215.9)]
 
 
 def test_print_rules_on_both_papers():

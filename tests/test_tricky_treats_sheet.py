@@ -11,7 +11,7 @@ from sheetgen import api
 from sheetgen.kinds import load
 from sheetgen.scene import Box, Circle, Icon
 
-from conftest import matching, render_error, scene_by_id, LAYOUTS, MM, page_mm
+from conftest import matching, render_error, scene_by_id, LAYOUTS, MM
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
@@ -92,16 +92,6 @@ def test_names_printed(a4):
         assert word in text, word
     for n in (1, 3, 6, 10, 15, 21, 28):
         assert str(n) in text
-
-
-def test_a4_and_letter_landscape(a4, tmp_path, run):
-    assert page_mm(a4) == [(297.0, 210.0)]
-    out = tmp_path / "l.pdf"
-    res = run("render", "tricky-treats", "--paper", "letter", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    assert page_mm(out) == [(279.4, 215.9)]
-    letter = api.render("tricky-treats-letter", tmp_path / "l2.pdf").path
-    assert page_mm(letter) == [(279.4, 215.9)]
 
 
 @pytest.mark.parametrize("old,new,key", [
