@@ -51,6 +51,12 @@ def _star_points(n: int, r1: float, r2: float, rot: float = 90):
     return pts
 
 
+def _pair(c, dx: float, y: float, r: float, stroke: int = 0):
+    """Two filled circles mirrored about the centre line: eyes, ears."""
+    for x in (-dx, dx):
+        c.circle(x, y, r, stroke=stroke, fill=1)
+
+
 # ---- candies ---------------------------------------------------------------------------------
 
 @icon("gumdrop", "#7b3fa0")
@@ -126,16 +132,14 @@ def _chocolate(c, fill, mono):
 @icon("gummy_bear", "#2a9d3f")
 def _gummy_bear(c, fill, mono):
     _fill(c, fill, mono)
-    for x in (-0.38, 0.38):
-        c.circle(x, 0.78, 0.16, stroke=1, fill=1)  # ears
+    _pair(c, 0.38, 0.78, 0.16, stroke=1)  # ears
     for x in (-0.35, 0.35):
         c.ellipse(x - 0.2, -0.95, x + 0.2, -0.55, stroke=1, fill=1)  # feet
         c.ellipse(x * 1.7 - 0.18, -0.2, x * 1.7 + 0.18, 0.15, stroke=1, fill=1)  # arms
     c.ellipse(-0.45, -0.8, 0.45, 0.2, stroke=1, fill=1)  # body
     c.circle(0, 0.45, 0.4, stroke=1, fill=1)  # head
     c.setFillColor("#000000")
-    for x in (-0.14, 0.14):
-        c.circle(x, 0.5, 0.05, stroke=0, fill=1)
+    _pair(c, 0.14, 0.5, 0.05)
 
 
 @icon("wrapped", "#f47c20")
@@ -180,8 +184,7 @@ def _skull(c, fill, mono):
     c.setFillColor(fill if not mono else "#ffffff")
     c.rect(-0.38, -0.45, 0.76, 0.4, stroke=0, fill=1)
     c.setFillColor("#000000")
-    for x in (-0.3, 0.3):
-        c.circle(x, 0.2, 0.19, stroke=0, fill=1)
+    _pair(c, 0.3, 0.2, 0.19)
     _path(c, [(0, -0.05), (-0.1, -0.25), (0.1, -0.25)], stroke=0)
     for x in (-0.2, 0, 0.2):
         c.line(x, -0.9, x, -0.6)
@@ -209,8 +212,7 @@ def _bat(c, fill, mono):
            (-0.8, 0.0), (-0.98, 0.25), (-0.55, 0.5), (-0.18, 0.3), (-0.12, 0.55)]
     _path(c, pts)
     c.setFillColor("#ffffff")
-    for x in (-0.07, 0.07):
-        c.circle(x, 0.22, 0.04, stroke=0, fill=1)
+    _pair(c, 0.07, 0.22, 0.04)
 
 
 @icon("cauldron", "#444444")
@@ -439,8 +441,7 @@ def _tooth(c, fill, mono):
     p.close()
     c.drawPath(p, stroke=1, fill=1)
     c.setFillColor("#000000")
-    for x in (-0.28, 0.28):
-        c.circle(x, 0.45, 0.08, stroke=0, fill=1)
+    _pair(c, 0.28, 0.45, 0.08)
     p = c.beginPath()
     p.moveTo(-0.35, 0.15)
     p.curveTo(-0.15, -0.05, 0.15, -0.05, 0.35, 0.15)
