@@ -38,6 +38,7 @@ THR = NEG // 2  # values below this are illegal
 NEGK = -(1 << 60)  # key of an illegal option
 DUMMY_MASK = (1 << 40) | (1 << 41)  # two bits no box has: never complete
 ALL = slice(None)
+PRIORITY = ("cauldron", "choice", "row", "star")  # the order pending effects are taken in
 START, R1, STEP2, R2, SCARE, OVER = range(6)  # a game's phase in its turn
 COST = np.array([5, 5, 10, 10, 400, 40, 0, 0], np.int32)  # scare cost by 2 * scares + skull ready
 COLS = sum(1 << (6 * c) for c in range(6))  # bit v of each child's 6 bits
@@ -604,42 +605,30 @@ class Games:
         cauldron/pyramid choices, then Boo-nus row actions, then stars (pyramid boxes ask
         nothing and come first: they are checked the moment they are earned). Each game takes,
         in this sequence, every effect that is first in its queue when its turn comes."""
+        queues = {"cauldron": (self.p_cau, self._cauldron), "choice": (self.p_cp, self._cp),
+                  "row": (self.p_row, self._row), "star": (self.p_star, self._star)}
         done = True  # games with nothing left drop out after a step that did something
         for kind in ("cauldron", "choice", "cauldron", "row", "cauldron", "choice", "star"):
             if done:
                 g = g[self.pend[g] > 0]
                 if not g.size:
                     return
-            done = False
-            if kind == "cauldron":
-                w = g[self.p_cau[g] > 0]
-                if w.size:
-                    self._cauldron(w)
-                    done = True
-                continue
-            free = self.p_cau[g] == 0
-            if kind == "choice":
-                w = g[free & (self.p_cp[g] > 0)]
-                if w.size:
-                    self._cp(w)
-                    done = True
-                continue
-            free &= self.p_cp[g] == 0
-            if kind == "row":
-                w = g[free & (self.p_row[g] > 0)]
-                if w.size:
-                    self._row(w)
-                    done = True
-                continue
-            w = g[free & (self.p_row[g] == 0)]
-            if w.size:
-                self.p_star[w] -= 1
-                self.pend[w] -= 1
-                box = self._any_box(w)
-                none = box < 0
-                self.lost[w[none]] += 1
-                self._collect(w[~none], box[~none])
-                done = True
+            first = queues[kind][0][g] > 0
+            for ahead in PRIORITY[:PRIORITY.index(kind)]:  # effects that come before this kind
+                first &= queues[ahead][0][g] == 0
+            w = g[first]
+            done = w.size > 0
+            if done:
+                queues[kind][1](w)
+
+    def _star(self, w):
+        """A star: any free box (none left: the star is lost)."""
+        self.p_star[w] -= 1
+        self.pend[w] -= 1
+        box = self._any_box(w)
+        none = box < 0
+        self.lost[w[none]] += 1
+        self._collect(w[~none], box[~none])
 
     def _pyramid(self, w):
         """Check the next pyramid box (lowest level first); none left: the box is lost."""
