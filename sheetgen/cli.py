@@ -164,7 +164,7 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
                                        help="games per policy (and per sheet)"),
              seed: int = typer.Option(0, "--seed", min=0, help="same seed, same report"),
              policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate"),
-             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy) or reference"),
+             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy or compiled) or reference"),
              workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)"),
              as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),
              heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PDF of the sheet shaded by reach"),

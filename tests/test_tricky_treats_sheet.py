@@ -100,6 +100,7 @@ def test_names_printed(a4):
     ("power: skull", "power: bone", "powers"),
     ("gummy_bear, gumdrop, gumball, candy_corn, lollipop, wrapped]", "gummy_bear, gumdrop, gumball]", "6"),
     ("- {kind: star, needs: 5}", "- {kind: diamond, needs: 5}", "content.stash.rewards.0.kind"),
+    ("boonus_actions: [star, cauldron, pyramid]", "boonus_actions: [star, star, pyramid]", "each once"),
 ])
 def test_bad_content_is_one_clear_line(tmp_path, old, new, key):
     text = (LAYOUTS / "tricky-treats.yaml").read_text()

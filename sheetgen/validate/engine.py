@@ -58,7 +58,7 @@ class Rules:
     choices_per_turn: int  # K
     element_ids: Callable  # element_ids(doc) -> list[str], ids as drawn in the scene
     reference: Engine  # readable, one game at a time, clause by clause
-    fast: Engine  # vectorised over games with numpy
+    fast: Engine  # the same games, fast: numpy across games, or compiled (Tricky Treats)
     sheets: Callable | None = None  # sheets(doc) -> [(label, doc with one sheet)] for multi-sheet layouts
 
     def inputs(self, batch: int, games: int, seed: int, policy: str, n_elements: int):

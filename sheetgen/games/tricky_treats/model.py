@@ -87,7 +87,8 @@ class TrickyContent(Strict):
     pyramid: list[int] = Field(min_length=1, max_length=5,
                                description="boxes per PYRAMID level, bottom level first")
     boonus_actions: list[Literal["star", "cauldron", "pyramid"]] = Field(
-        ["star", "cauldron", "pyramid"], min_length=1, description="actions a full Boo-nus row offers")
+        ["star", "cauldron", "pyramid"], min_length=1, max_length=3,
+        description="actions a full Boo-nus row offers, each once")
     points_bar: int = Field(5, ge=0, description="points per chocolate bar")
     points_scared: int = Field(5, ge=0, description="points lost per scared child")
 
@@ -113,6 +114,8 @@ class TrickyContent(Strict):
         for i, candy in enumerate(self.cauldron):
             if candy not in known:
                 raise ValueError(f"cauldron box {i + 1} names candy '{candy}', which is not in candies")
+        if len(set(self.boonus_actions)) != len(self.boonus_actions):
+            raise ValueError(f"boonus_actions {self.boonus_actions} name an action twice; list each once")
         missing = [p for p in POWERS if p not in self.power_texts]
         if missing:
             raise ValueError(f"power_texts lacks {', '.join(missing)}")

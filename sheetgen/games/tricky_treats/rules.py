@@ -4,8 +4,8 @@ One game at a time, shaped like an OpenSpiel state: `roll(a, b)` is the chance m
 turn, then the player answers decisions (`legal_actions()`, `apply_action(i)`) until the turn is
 over; `is_terminal()` after the last turn; `score()`. The turn itself is written as straight-line
 code (`_turn`), a generator that yields each decision and receives the answer, so it reads like the
-rulebook. The fast engine (fast.py) plays the same decisions in the same order for many games at
-once; both engines end in the same flat state, from which `reached` and the score are read.
+rulebook. The fast engine (fast.py, compiled with numba) plays the same decisions in the same order;
+both engines end in the same flat state, from which `reached` and the score are read.
 
 Readings chosen where the rulebook is ambiguous (each is also stated where it is applied):
 - Collecting is mandatory when a box can take a die; a player may not "collect nothing" to pick
