@@ -27,6 +27,9 @@ ACTIONS = ("star", "cauldron", "pyramid")  # Boo-nus row actions
 STAR_ACT, CAULDRON_ACT, PYRAMID_ACT = range(3)
 NEG = -(1 << 40)  # value of a box that cannot be taken
 DUMMY = (1 << 40) | (1 << 41)  # a mask no box completes
+ALL36 = (1 << 36) - 1
+COLS = sum(1 << (6 * c) for c in range(6))  # bit 0 of each child's 6 bits
+GATHER = sum(1 << (30 - 5 * c) for c in range(6))  # moves bit 6c to bit 30 + c; products never overlap
 i8 = np.int64
 
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
@@ -39,11 +42,12 @@ TAB = np.dtype([
     ("pyr_cum", i8, 5), ("n_lev", i8), ("top", i8),  # pyramid boxes full at each level; levels; boxes
     ("caul", i8, 12), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
     ("actions", i8, 3), ("n_act", i8), ("sym_mask", i8, 24), ("sym_kind", i8, 24), ("n_pow", i8),
-    ("turns", i8)], align=True)
+    ("turns", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6)], align=True)  # set bits of a 6-bit mask
 
 # One game during play: the sheet's marks, effects waiting, and the decision being made.
 GAME = np.dtype([
-    ("boxes", i8), ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
+    ("boxes", i8), ("free", i8),  # the boxes crossed out; those that still can be
+    ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
     ("reward", i8, 7),  # 0 not earned, 1 star / cauldron chosen, 2 pyramid, 3 waiting, 4 lost
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
@@ -91,6 +95,10 @@ def build(t: Tables) -> np.ndarray:
     fill("sym_mask", t.sym_mask)
     fill("sym_kind", t.sym_kind)
     r["n_pow"], r["turns"] = P, t.turns
+    for m in range(64):
+        bits = [i for i in range(6) if m >> i & 1]
+        r["pop6"][m] = len(bits)
+        r["nth6"][m * 6:m * 6 + len(bits)] = bits
     return tab
 
 
@@ -111,14 +119,25 @@ small = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")  # inlin
 @jit
 def _free(s, c):
     """The free boxes of child c as 6 bits (none once the child is scared)."""
-    if s.scares[c] >= 3:
-        return 0
-    return (~s.boxes >> (6 * c)) & 63
+    return (s.free >> (6 * c)) & 63
 
 
 @jit
 def _available(s, b):
-    return (_free(s, b // 6) >> (b % 6)) & 1 == 1
+    """A box can be crossed out when it is empty and its child is not scared."""
+    return (s.free >> b) & 1 == 1
+
+
+@jit
+def _by_child(x):
+    """Bits 0, 6, ..., 30 of x as 6 bits (bit c: child c): one multiply gathers them."""
+    return (((x & COLS) * GATHER) >> 30) & 63
+
+
+@jit
+def _nth(tb, m, r):
+    """The position of the r-th set bit of the 6-bit mask m."""
+    return tb.nth6[m * 6 + r]
 
 
 @jit
@@ -194,14 +213,24 @@ def _choose(s, n):
 @jit
 def _any_box(tb, s):
     """Doubles and stars: a decision among every available box (-1: none, no decision)."""
+    if not s.greedy:  # the r-th available box, found child by child
+        n = 0
+        for c in range(6):
+            n += tb.pop6[_free(s, c)]
+        if n == 0:
+            return -1
+        r = _choose(s, n)
+        for c in range(6):
+            f = _free(s, c)
+            if r < tb.pop6[f]:
+                return 6 * c + _nth(tb, f, r)
+            r -= tb.pop6[f]
     n = 0
     for c in range(6):
         f = _free(s, c)
         for v in range(6):
             if (f >> v) & 1:
-                s.opts[n] = 6 * c + v
-                if s.greedy:
-                    s.vals[n] = _box_value(tb, s, 6 * c + v)
+                s.opts[n], s.vals[n] = 6 * c + v, _box_value(tb, s, 6 * c + v)
                 n += 1
     return s.opts[_choose(s, n)] if n else -1
 
@@ -263,6 +292,7 @@ def _unlock(tb, s, box):
 def _collect(tb, s, box):
     """Cross out the box, stash its candy (a bat may change it), unlock what it completes."""
     s.boxes |= np.int64(1) << box
+    s.free &= ~(np.int64(1) << box)
     candy = tb.bc[box]
     if s.ready[BAT] > 0:
         s.opts[0], s.vals[0] = -1, _gain(tb, s, candy) + BIG * ((s.h_cand >> candy) & 1)
@@ -397,6 +427,14 @@ def _take(tb, s, box):
 
 # -- a turn --------------------------------------------------------------------------------------
 @jit
+def _scare(s, c):
+    """Check a scare circle; the third is the skull: the child is scared, its boxes closed."""
+    s.scares[c] += 1
+    if s.scares[c] == 3:
+        s.free &= ~(np.int64(63) << (6 * c))
+
+
+@jit
 def _skull(s, target):
     """Zombie: an unlocked skull may skip this turn's scare (target -1: the full moon's scare)."""
     if s.ready[SKULL] == 0:
@@ -491,7 +529,7 @@ def _full_moon(tb, s, a, b):
                 checked += (s.boxes >> (6 * c + v)) & 1
             s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(10 * sc + 6 - checked)
             n += 1
-    s.scares[s.opts[_choose(s, n)]] += 1
+    _scare(s, s.opts[_choose(s, n)])
 
 
 @jit
@@ -503,28 +541,30 @@ def _plain(tb, s, a, b):
         if _choose(s, 2) == 1:
             _full_moon(tb, s, a, b)
             return
-    n = 0  # options (die i, child c) as 6 * i + c
-    for i in range(2):
-        d, other = (a, b) if i == 0 else (b, a)
-        for c in range(6):
-            if _available(s, 6 * c + d - 1):
-                s.opts[n] = 6 * i + c
-                if s.greedy:
-                    s.vals[n] = _box_value(tb, s, 6 * c + d - 1) - _scare_cost(s, other - 1)
-                n += 1
+    # options (die i, child c) as 6 * i + c: children whose box takes die 1, then die 2
+    m1, m2 = _by_child(s.free >> (a - 1)), _by_child(s.free >> (b - 1))
+    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
     if n == 0:  # no box takes either die: nothing collected, the player picks the scare die
         s.missed += 1
-        s.opts[0], s.vals[0] = -1, -_scare_cost(s, b - 1)
-        s.opts[1], s.vals[1] = -2, -_scare_cost(s, a - 1)
-        n = 2
-    o = s.opts[_choose(s, n)]
+        s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
+        o = -1 - _choose(s, 2)
+    elif s.greedy:
+        for j in range(n):
+            o = _nth(tb, m1, j) if j < n1 else 6 + _nth(tb, m2, j - n1)
+            d, other = (a, b) if o < 6 else (b, a)
+            s.opts[j] = o
+            s.vals[j] = _box_value(tb, s, 6 * (o % 6) + d - 1) - _scare_cost(s, other - 1)
+        o = s.opts[_choose(s, n)]
+    else:
+        r = _choose(s, n)
+        o = _nth(tb, m1, r) if r < n1 else 6 + _nth(tb, m2, r - n1)
     if o >= 0:
         d, other = (a, b) if o < 6 else (b, a)
         _take(tb, s, 6 * (o % 6) + d - 1)
     else:
         other = b if o == -1 else a
     if s.scares[other - 1] < 3 and not _skull(s, other - 1):
-        s.scares[other - 1] += 1
+        _scare(s, other - 1)
 
 
 @jit
@@ -600,6 +640,7 @@ def _tables(doc):
 def play(doc, dice, u, policy: str, targets):
     t, tab = _tables(doc)
     games = np.zeros(2, GAME)  # the game being played, and a blank one
+    games["free"] = ALL36
     games["greedy"] = policy != "random"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
