@@ -225,14 +225,16 @@ def _any_box(tb, s):
             if r < tb.pop6[f]:
                 return 6 * c + _nth(tb, f, r)
             r -= tb.pop6[f]
-    n = 0
+    best, best_v = -1, NEG  # greedy: the first box of highest value
     for c in range(6):
         f = _free(s, c)
         for v in range(6):
             if (f >> v) & 1:
-                s.opts[n], s.vals[n] = 6 * c + v, _box_value(tb, s, 6 * c + v)
-                n += 1
-    return s.opts[_choose(s, n)] if n else -1
+                x = _box_value(tb, s, 6 * c + v)
+                if x > best_v:
+                    best, best_v = 6 * c + v, x
+    s.k += best >= 0
+    return best
 
 
 # -- collecting and effects ----------------------------------------------------------------------
