@@ -6,15 +6,19 @@ star...). Vectorised across games with numpy, each link costs a few numpy calls 
 of games that need it, and that fixed cost capped the engine near 200k games/s (greedy, one
 core). Compiled, each game follows its own chain at machine speed.
 
-One game is one row of small integers (`S_*` offsets below); each function mirrors a part of
-rules.State and reads the sheet from `Tab` (built once per sheet, cached per document). Values
-and options follow rules.values and the reference's canonical order exactly; the equality tests
-(tests/test_tricky_treats_engines.py) hold both engines to the same end states.
+The sheet is one numpy record (`TAB`, built once per sheet and cached per document) and the game
+being played another (`GAME`); compiled functions take both by reference, so calls cost little.
+Each function mirrors a part of rules.State. Options come in the reference's canonical order and
+greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
+hold both engines to the same end states. Shortcuts that keep the same decisions:
+- the boxes that can still be crossed out are one 36-bit mask (`free`), so a random pick finds
+  its r-th option by bit counts instead of listing the options;
+- a box's symbol value depends only on its child's free boxes: one table lookup (`symb`);
+- pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
+  reference's queue).
 """
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numba
 import numpy as np
@@ -52,12 +56,10 @@ GAME = np.dtype([
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
     # cauldron/pyramid choices, Boo-nus rows, stars
-    ("greedy", np.bool_), ("k", i8), ("u", np.float64, 8),  # the policy; this turn's decisions, uniforms
+    ("greedy", np.bool_), ("k", i8), ("u", np.float64, K),  # the policy; this turn's decisions, uniforms
     ("h_boxes", i8), ("h_cand", i8), ("h_scare", i8), ("h_caul", i8), ("h_pyr", i8), ("h_cbox", i8),
     ("h_col", i8), ("h_star", i8),  # what helps toward the cover target (rules.Help)
     ("opts", i8, 64), ("vals", i8, 64)], align=True)  # the options of a decision and their values
-HELP = ("h_boxes", "h_cand", "h_scare", "h_caul", "h_pyr", "h_cbox", "h_col", "h_star")
-assert K == 8
 
 
 def build(t: Tables) -> np.ndarray:
@@ -86,14 +88,11 @@ def build(t: Tables) -> np.ndarray:
                 else:
                     r["bm"][b], r["brow"][b] = m, t.sym_kind[s] - 6
     r["imm"] = [p in IMMEDIATE for p in POWERS]
-    fill = lambda name, vals: (r[name].__setitem__(slice(0, len(vals)), vals), len(vals))[1]
-    r["n_lev"] = fill("pyr_cum", t.pyr_cum)
-    r["top"] = int(t.pyr_cum[-1])
-    r["n_caul"] = fill("caul", t.cauldron)
+    for name, vals in (("pyr_cum", t.pyr_cum), ("caul", t.cauldron), ("sym_mask", t.sym_mask),
+                       ("sym_kind", t.sym_kind), ("actions", [ACTIONS.index(a) for a in t.actions])):
+        r[name][:len(vals)] = vals  # the model caps each list at the field's size
+    r["n_lev"], r["top"], r["n_caul"], r["n_act"] = len(t.pyr_cum), t.pyr_cum[-1], len(t.cauldron), len(t.actions)
     r["needs"], r["rew_star"] = t.needs, t.rew_star
-    r["n_act"] = fill("actions", [ACTIONS.index(a) for a in t.actions])
-    fill("sym_mask", t.sym_mask)
-    fill("sym_kind", t.sym_kind)
     r["n_pow"], r["turns"] = P, t.turns
     for m in range(64):
         bits = [i for i in range(6) if m >> i & 1]
@@ -111,8 +110,7 @@ def help_rows(t: Tables, targets: np.ndarray, cover: bool) -> np.ndarray:
     return rows[inv.reshape(-1)]
 
 
-jit = numba.njit(cache=True, nogil=True, _nrt=False)  # no allocation inside: no reference counting
-small = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")  # inlined where called
+jit = numba.njit(cache=True, nogil=True)
 
 
 # -- questions the rules ask ---------------------------------------------------------------------
@@ -195,14 +193,14 @@ def _pyramid_value(tb, s):
 
 
 # -- decisions -----------------------------------------------------------------------------------
-@small
+@jit
 def _choose(s, n):
     """Option index among the n in s.opts (greedy: the first of the highest s.vals; random:
     floor(u * n) with this turn's next uniform)."""
     k = s.k
     s.k = k + 1
     if not s.greedy:
-        return np.int64(s.u[k % 8] * n)
+        return np.int64(s.u[k % K] * n)
     best = 0
     for i in range(1, n):
         if s.vals[i] > s.vals[best]:
@@ -605,18 +603,17 @@ def _flat(tb, s, out):
 
 @jit
 def _play(tab, games, dice, u, help_, out):
-    """Play every game: dice [G, T, 2], uniforms [G, T, 8], help [G, 8]; end states into out."""
+    """Play every game: dice [G, T, 2], uniforms [G, T, K], help [G, 8]; end states into out.
+    games[1] is a blank sheet (and the policy), copied to games[0] for each game."""
     tb, s = tab[0], games[0]
-    greedy = s.greedy
     for g in range(dice.shape[0]):
-        games[0] = games[1]  # a blank sheet
-        s.greedy = greedy
+        games[0] = games[1]
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[g, 0], help_[g, 1], help_[g, 2], help_[g, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[g, 4], help_[g, 5], help_[g, 6], help_[g, 7]
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
-            for j in range(8):
+            for j in range(K):
                 s.u[j] = u[g, turn, j]
             if a == b:
                 _doubles(tb, s)
@@ -641,9 +638,8 @@ def _tables(doc):
 
 def play(doc, dice, u, policy: str, targets):
     t, tab = _tables(doc)
-    games = np.zeros(2, GAME)  # the game being played, and a blank one
-    games["free"] = ALL36
-    games["greedy"] = policy != "random"
+    games = np.zeros(2, GAME)  # the game being played, and a blank sheet
+    games["free"], games["greedy"] = ALL36, policy != "random"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
           help_rows(t, np.asarray(targets), policy == "cover"), out)
