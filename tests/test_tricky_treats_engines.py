@@ -45,6 +45,19 @@ def test_engines_agree_on_variants(shipped, seed, policy):
     _same(variant(shipped, seed), 500, seed, policy)
 
 
+@pytest.mark.parametrize("change", [
+    {"cauldron": ["gummy_bear", "wrapped"] * 6, "pyramid": [1, 1, 1, 1, 1], "boonus_actions": ["pyramid"]},
+    {"cauldron": ["gumball"], "pyramid": [9], "boonus_actions": ["cauldron", "star"]},
+])
+@pytest.mark.parametrize("policy", POLICIES)
+def test_engines_agree_at_the_models_limits(shipped, change, policy):
+    """The most CAULDRON boxes and PYRAMID levels a layout may have, and the fewest, with other
+    Boo-nus actions: the fast engine's fixed-size tables hold them all."""
+    data = shipped.model_dump(mode="json")
+    data["content"].update(change)
+    _same(TrickySheet.model_validate(data), 500, 5, policy)
+
+
 def test_greedy_beats_random_and_cover_reaches_everything(shipped):
     n = len(R.element_ids(shipped))
     out = {}
