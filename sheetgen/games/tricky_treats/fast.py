@@ -548,13 +548,17 @@ def _plain(tb, s, a, b):
         s.missed += 1
         s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
         o = -1 - _choose(s, 2)
-    elif s.greedy:
-        for j in range(n):
-            o = _nth(tb, m1, j) if j < n1 else 6 + _nth(tb, m2, j - n1)
-            d, other = (a, b) if o < 6 else (b, a)
-            s.opts[j] = o
-            s.vals[j] = _box_value(tb, s, 6 * (o % 6) + d - 1) - _scare_cost(s, other - 1)
-        o = s.opts[_choose(s, n)]
+    elif s.greedy:  # the first best: a box's value less the cost of the scare the other die makes
+        best, best_v = -1, NEG
+        for i in range(2):
+            m, d, cost = (m1, a, _scare_cost(s, b - 1)) if i == 0 else (m2, b, _scare_cost(s, a - 1))
+            for c in range(6):
+                if (m >> c) & 1:
+                    x = _box_value(tb, s, 6 * c + d - 1) - cost
+                    if x > best_v:
+                        best, best_v = 6 * i + c, x
+        s.k += 1
+        o = best
     else:
         r = _choose(s, n)
         o = _nth(tb, m1, r) if r < n1 else 6 + _nth(tb, m2, r - n1)
