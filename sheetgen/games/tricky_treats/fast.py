@@ -52,6 +52,7 @@ TAB = np.dtype([
 GAME = np.dtype([
     ("boxes", i8), ("free", i8),  # the boxes crossed out; those that still can be
     ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
+    ("cval", i8, 6),  # each candy's part of a box's greedy value, kept up to date (_candy_value)
     ("reward", i8, 7),  # 0 not earned, 1 star / cauldron chosen, 2 pyramid, 3 waiting, 4 lost
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
@@ -145,15 +146,19 @@ def _gain(tb, s, k):
 
 
 @jit
+def _candy_value(tb, s, k):
+    """Keep s.cval[k], the candy part of a box's greedy value, up to date (rules.box_value)."""
+    s.cval[k] = 10 * _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
+
+
+@jit
 def _box_value(tb, s, b):
     """rules.box_value, NEG where the box cannot be taken."""
     c, v = b // 6, b % 6
     f = _free(s, c)
     if not (f >> v) & 1:
         return NEG
-    k = tb.bc[b]
-    return (tb.symb[(c * 64 + f) * 6 + v] + 10 * _gain(tb, s, k)
-            + BIG * ((s.h_boxes >> b) & 1) + BIG * ((s.h_cand >> k) & 1))
+    return tb.symb[(c * 64 + f) * 6 + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
 
 
 @jit
@@ -252,6 +257,7 @@ def _add_candy(tb, s, k):
     if n >= 7:
         return
     s.stash[k] = n + 1
+    _candy_value(tb, s, k)
     if s.reward[n] != 0:
         return
     cnt = 0
@@ -614,6 +620,8 @@ def _play(tab, games, dice, u, help_, out):
         games[0] = games[1]
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[g, 0], help_[g, 1], help_[g, 2], help_[g, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[g, 4], help_[g, 5], help_[g, 6], help_[g, 7]
+        for k in range(6):
+            _candy_value(tb, s, k)
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
