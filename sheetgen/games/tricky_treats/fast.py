@@ -228,7 +228,15 @@ def _any_box(tb, s):
             if r < tb.pop6[f]:
                 return 6 * c + _nth(tb, f, r)
             r -= tb.pop6[f]
-    best, best_v = -1, NEG  # greedy: the first box of highest value
+    box, _ = _best_box(tb, s)
+    s.k += box >= 0
+    return box
+
+
+@jit
+def _best_box(tb, s):
+    """The first available box of highest greedy value, and that value (-1 and NEG: none)."""
+    best, best_v = -1, NEG
     for c in range(6):
         f = _free(s, c)
         for v in range(6):
@@ -236,8 +244,7 @@ def _any_box(tb, s):
                 x = _box_value(tb, s, 6 * c + v)
                 if x > best_v:
                     best, best_v = 6 * c + v, x
-    s.k += best >= 0
-    return best
+    return best, best_v
 
 
 # -- collecting and effects ----------------------------------------------------------------------
@@ -372,13 +379,9 @@ def _row(tb, s):
     for j in range(tb.n_act):
         a = tb.actions[j]
         if a == STAR_ACT:
-            best = NEG
-            for b in range(36):
-                if _available(s, b):
-                    best = max(best, _box_value(tb, s, b) if s.greedy else 0)
-            if best == NEG:
+            if s.free == 0:
                 continue
-            v = best + (BIG if s.h_star else 0)
+            v = (_best_box(tb, s)[1] if s.greedy else 0) + (BIG if s.h_star else 0)
         elif a == CAULDRON_ACT:
             if _cauldron_full(tb, s):
                 continue
@@ -403,8 +406,7 @@ def _resolve(tb, s):
         if s.pc > 0:
             s.pc -= 1
             _cauldron(tb, s)
-            continue
-        if s.pcp > 0:
+        elif s.pcp > 0:
             s.pcp -= 1
             col = 0
             while s.reward[col] != 3:  # the leftmost waiting column
