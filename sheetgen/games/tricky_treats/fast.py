@@ -60,7 +60,7 @@ GAME = np.dtype([
     ("greedy", np.bool_), ("k", i8), ("u", np.float64, K),  # the policy; this turn's decisions, uniforms
     ("h_boxes", i8), ("h_cand", i8), ("h_scare", i8), ("h_caul", i8), ("h_pyr", i8), ("h_cbox", i8),
     ("h_col", i8), ("h_star", i8),  # what helps toward the cover target (rules.Help)
-    ("opts", i8, 64), ("vals", i8, 64)], align=True)  # the options of a decision and their values
+    ("opts", i8, 16), ("vals", i8, 16)], align=True)  # a decision's options (12 at most) and values
 
 
 def build(t: Tables) -> np.ndarray:
