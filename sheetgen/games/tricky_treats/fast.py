@@ -35,6 +35,10 @@ ALL36 = (1 << 36) - 1
 COLS = sum(1 << (6 * c) for c in range(6))  # bit 0 of each child's 6 bits
 GATHER = sum(1 << (30 - 5 * c) for c in range(6))  # moves bit 6c to bit 30 + c; products never overlap
 i8 = np.int64
+PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "reward", "cauldron",
+         "pyramid", "lost", "missed", "turn")  # of the end state (rules.layout_of)
+(A_BOXES, A_SCARES, A_STASH, A_UNLOCKED, A_USED, A_BOONUS, A_BCOUNT, A_REWARD, A_CAULDRON, A_PYRAMID,
+ A_LOST, A_MISSED, A_TURN) = range(len(PARTS))
 
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
 TAB = np.dtype([
@@ -46,7 +50,8 @@ TAB = np.dtype([
     ("pyr_cum", i8, 5), ("n_lev", i8), ("top", i8),  # pyramid boxes full at each level; levels; boxes
     ("caul", i8, 12), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
     ("actions", i8, 3), ("n_act", i8), ("sym_mask", i8, 24), ("sym_kind", i8, 24), ("n_pow", i8),
-    ("turns", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6)], align=True)  # set bits of a 6-bit mask
+    ("turns", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
+    ("at", i8, len(PARTS))], align=True)  # where each part of the end state starts
 
 # One game during play: the sheet's marks, effects waiting, and the decision being made.
 GAME = np.dtype([
@@ -95,6 +100,7 @@ def build(t: Tables) -> np.ndarray:
     r["n_lev"], r["top"], r["n_caul"], r["n_act"] = len(t.pyr_cum), t.pyr_cum[-1], len(t.cauldron), len(t.actions)
     r["needs"], r["rew_star"] = t.needs, t.rew_star
     r["n_pow"], r["turns"] = P, t.turns
+    r["at"] = [layout_of(t)[name].start for name in PARTS]
     for m in range(64):
         bits = [i for i in range(6) if m >> i & 1]
         r["pop6"][m] = len(bits)
@@ -581,36 +587,27 @@ def _plain(tb, s, a, b):
 
 @jit
 def _flat(tb, s, out):
-    """The end state in rules.layout_of's order."""
-    bx, at = s.boxes, 0
+    """The end state, each part where rules.layout_of puts it (tb.at)."""
+    at, bx = tb.at, s.boxes
     for b in range(36):
-        out[b] = (bx >> b) & 1
-    at = 36
+        out[at[A_BOXES] + b] = (bx >> b) & 1
     for j in range(6):
-        out[at + j], out[at + 6 + j] = s.scares[j], s.stash[j]
-    at += 12
+        out[at[A_SCARES] + j], out[at[A_STASH] + j], out[at[A_USED] + j] = s.scares[j], s.stash[j], s.used[j]
     for i in range(tb.n_pow):
         m = tb.sym_mask[i]
-        out[at + i] = bx & m == m
-    at += tb.n_pow
-    for j in range(6):
-        out[at + j] = s.used[j]
-    at += 6
+        out[at[A_UNLOCKED] + i] = bx & m == m
     for r in range(3):
-        out[at + 6 + r] = 0
+        out[at[A_BCOUNT] + r] = 0
     for c in range(6):  # each child's Boo-nus symbol, and the count of each row
         m = tb.sym_mask[tb.n_pow + c]
         done = bx & m == m
-        out[at + c] = done
-        out[at + 6 + tb.sym_kind[tb.n_pow + c] - 6] += done
-    at += 9
+        out[at[A_BOONUS] + c] = done
+        out[at[A_BCOUNT] + tb.sym_kind[tb.n_pow + c] - 6] += done
     for j in range(7):
-        out[at + j] = s.reward[j]
-    at += 7
+        out[at[A_REWARD] + j] = s.reward[j]
     for i in range(tb.n_caul):
-        out[at + i] = (s.caul >> i) & 1
-    at += tb.n_caul
-    out[at], out[at + 1], out[at + 2], out[at + 3] = s.pyr, s.lost, s.missed, s.turn
+        out[at[A_CAULDRON] + i] = (s.caul >> i) & 1
+    out[at[A_PYRAMID]], out[at[A_LOST]], out[at[A_MISSED]], out[at[A_TURN]] = s.pyr, s.lost, s.missed, s.turn
 
 
 @jit
