@@ -6,7 +6,7 @@ star...). Vectorised across games with numpy, each link costs a few numpy calls 
 of games that need it, and that fixed cost capped the engine near 200k games/s (greedy, one
 core). Compiled, each game follows its own chain at machine speed.
 
-The sheet is one numpy record (`TAB`, built once per sheet and cached per document) and the game
+The sheet is one numpy record (`TAB`, built once per sheet and cached) and the game
 being played another (`GAME`); compiled functions take both by reference, so calls cost little.
 Each function mirrors a part of rules.State. Options come in the reference's canonical order and
 greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
@@ -20,10 +20,12 @@ hold both engines to the same end states. Shortcuts that keep the same decisions
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numba
 import numpy as np
 
-from .model import IMMEDIATE, POWERS
+from .model import IMMEDIATE, POWERS, TrickySheet
 from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
@@ -634,21 +636,15 @@ def _play(tab, games, dice, u, help_, out):
         _flat(tb, s, out[g])
 
 
-_TABS: dict[int, tuple] = {}  # id(doc) -> (doc, Tables, TAB record): the validator plays one sheet in many batches
-
-
-def _tables(doc):
-    hit = _TABS.get(id(doc))
-    if hit is None or hit[0] is not doc:
-        if len(_TABS) > 64:
-            _TABS.clear()
-        t = tables(doc)
-        hit = _TABS[id(doc)] = (doc, t, build(t))
-    return hit[1], hit[2]
+@lru_cache(maxsize=16)
+def _tables(doc_json: str):
+    """The sheet's Tables and TAB record, built once: the validator plays one sheet in many batches."""
+    t = tables(TrickySheet.model_validate_json(doc_json))
+    return t, build(t)
 
 
 def play(doc, dice, u, policy: str, targets):
-    t, tab = _tables(doc)
+    t, tab = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"] = ALL36, policy != "random"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
