@@ -25,12 +25,11 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from .model import IMMEDIATE, POWERS, TrickySheet
+from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
-ACTIONS = ("star", "cauldron", "pyramid")  # Boo-nus row actions
-STAR_ACT, CAULDRON_ACT, PYRAMID_ACT = range(3)
+STAR_ACT, CAULDRON_ACT, PYRAMID_ACT = range(3)  # ACTIONS
 NEG = -(1 << 40)  # value of a box that cannot be taken
 DUMMY = (1 << 40) | (1 << 41)  # a mask no box completes
 ALL36 = (1 << 36) - 1
@@ -49,9 +48,10 @@ TAB = np.dtype([
     ("pm", i8, 36), ("pk", i8, 36),  # each box's power symbol: its boxes (DUMMY: none) and power
     ("bm", i8, 36), ("brow", i8, 36),  # each box's Boo-nus symbol: its boxes and row
     ("rowmask", i8, 3), ("imm", i8, 6),  # boxes of each Boo-nus row; powers used at once
-    ("pyr_cum", i8, 5), ("n_lev", i8), ("top", i8),  # pyramid boxes full at each level; levels; boxes
-    ("caul", i8, 12), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
-    ("actions", i8, 3), ("n_act", i8), ("sym_mask", i8, 24), ("sym_kind", i8, 24), ("n_pow", i8),
+    ("pyr_cum", i8, MAX_LEVELS), ("n_lev", i8), ("top", i8),  # boxes full at each level; levels; boxes
+    ("caul", i8, MAX_CAULDRON), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
+    ("actions", i8, len(ACTIONS)), ("n_act", i8),  # sizes: the most the model allows
+    ("sym_mask", i8, 6 * MAX_POWERS + 6), ("sym_kind", i8, 6 * MAX_POWERS + 6), ("n_pow", i8),
     ("turns", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
     ("at", i8, len(PARTS))], align=True)  # where each part of the end state starts
 
@@ -98,7 +98,7 @@ def build(t: Tables) -> np.ndarray:
     r["imm"] = [p in IMMEDIATE for p in POWERS]
     for name, vals in (("pyr_cum", t.pyr_cum), ("caul", t.cauldron), ("sym_mask", t.sym_mask),
                        ("sym_kind", t.sym_kind), ("actions", [ACTIONS.index(a) for a in t.actions])):
-        r[name][:len(vals)] = vals  # the model caps each list at the field's size
+        r[name][:len(vals)] = vals
     r["n_lev"], r["top"], r["n_caul"], r["n_act"] = len(t.pyr_cum), t.pyr_cum[-1], len(t.cauldron), len(t.actions)
     r["needs"], r["rew_star"] = t.needs, t.rew_star
     r["n_pow"], r["turns"] = P, t.turns

@@ -5,17 +5,18 @@ a box that does not exist, a candy no box gives, a stash reward that names an un
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, model_validator
 
 from ...model import Candy, Ident, LayoutFile, PageSetup, Strict, unique_ids
 
-POWERS = ("bone", "cauldron", "bat", "pyramid", "full_moon", "skull")
-IMMEDIATE = ("cauldron", "pyramid")  # powers the rules make you use the moment they unlock
-BOONUS = ("pumpkin", "cat", "moon")
 Power = Literal["bone", "cauldron", "bat", "pyramid", "full_moon", "skull"]
 Boonus = Literal["pumpkin", "cat", "moon"]
+Action = Literal["star", "cauldron", "pyramid"]  # what a full Boo-nus row may offer
+POWERS, BOONUS, ACTIONS = get_args(Power), get_args(Boonus), get_args(Action)
+IMMEDIATE = ("cauldron", "pyramid")  # powers the rules make you use the moment they unlock
+MAX_POWERS, MAX_CAULDRON, MAX_LEVELS = 3, 12, 5  # power symbols per child; CAULDRON boxes; PYRAMID levels
 
 
 class Link(Strict):
@@ -43,7 +44,7 @@ class Child(Strict):
     power: Power
     boxes: list[Ident] = Field(min_length=6, max_length=6,
                                description="candy id of the boxes for die values 1 to 6")
-    powers: list[Link] = Field(min_length=2, max_length=3, description="2 or 3 power symbols")
+    powers: list[Link] = Field(min_length=2, max_length=MAX_POWERS, description="2 or 3 power symbols")
     boonus: BoonusLink
 
     @model_validator(mode="after")
@@ -83,11 +84,11 @@ class TrickyContent(Strict):
     children: list[Child] = Field(min_length=6, max_length=6)
     power_texts: dict[Power, PowerText]
     stash: Stash
-    cauldron: list[Ident] = Field(min_length=1, max_length=12, description="candy of each CAULDRON box")
-    pyramid: list[int] = Field(min_length=1, max_length=5,
+    cauldron: list[Ident] = Field(min_length=1, max_length=MAX_CAULDRON, description="candy of each CAULDRON box")
+    pyramid: list[int] = Field(min_length=1, max_length=MAX_LEVELS,
                                description="boxes per PYRAMID level, bottom level first")
-    boonus_actions: list[Literal["star", "cauldron", "pyramid"]] = Field(
-        ["star", "cauldron", "pyramid"], min_length=1, max_length=3,
+    boonus_actions: list[Action] = Field(
+        list(ACTIONS), min_length=1, max_length=len(ACTIONS),
         description="actions a full Boo-nus row offers, each once")
     points_bar: int = Field(5, ge=0, description="points per chocolate bar")
     points_scared: int = Field(5, ge=0, description="points lost per scared child")
