@@ -35,6 +35,23 @@ def render_error(layout: Path, out: Path) -> str:
     return err
 
 
+def layout_fixtures(layout: str):
+    """Module fixtures for a layout's tests: `scene` (its one page's elements by id) and `a4` (the
+    layout rendered once, as shipped; the PDF's path). Use: `scene, a4 = layout_fixtures(NAME)`."""
+
+    @pytest.fixture(scope="module", name="scene")
+    def scene():
+        return scene_by_id(layout)
+
+    @pytest.fixture(scope="module", name="a4")
+    def a4(tmp_path_factory):
+        from sheetgen import api
+
+        return api.render(layout, tmp_path_factory.mktemp("a4") / f"{layout}.pdf").path
+
+    return scene, a4
+
+
 def page_mm(pdf_path: Path) -> list[tuple[float, float]]:
     from pypdf import PdfReader
 

@@ -9,17 +9,14 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from sheetgen import api
 from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import ids
 
-from conftest import LAYOUTS, MM
+from conftest import layout_fixtures, LAYOUTS, MM
 
 
-@pytest.fixture(scope="module")
-def a4(tmp_path_factory):
-    return api.render("boogaloo", tmp_path_factory.mktemp("a4") / "b.pdf").path
+_, a4 = layout_fixtures("boogaloo")
 
 
 @pytest.fixture(scope="module")

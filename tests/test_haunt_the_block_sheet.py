@@ -8,25 +8,17 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from sheetgen import api
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.lint import problems
 from sheetgen.scene import Box, Circle
 
-from conftest import matching, render_error, scene_by_id, LAYOUTS, MM
+from conftest import layout_fixtures, matching, render_error, LAYOUTS, MM
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
 
 
-@pytest.fixture(scope="module")
-def scene():
-    return scene_by_id("haunt-the-block")
-
-
-@pytest.fixture(scope="module")
-def a4(tmp_path_factory):
-    return api.render("haunt-the-block", tmp_path_factory.mktemp("a4") / "htb.pdf").path
+scene, a4 = layout_fixtures("haunt-the-block")
 
 
 def test_scene_counts(scene):

@@ -10,15 +10,13 @@ from sheetgen import api
 from sheetgen.draw import qr_matrix
 from sheetgen.kinds import Options, load
 
-from conftest import MM, page_mm
+from conftest import layout_fixtures, MM, page_mm
 
 CANDIES = ["Ju Ju", "Peppermint Swirl", "Gumball", "Candy Corn", "Hard Candy", "Chocolate"]
 ALIASES = ["Gumdrop", "Head Shot", "Candy Buttons", "The Corns", "Grandma Candy", "Candy Bar"]
 
 
-@pytest.fixture(scope="module")
-def a4(tmp_path_factory):
-    return api.render("gingerbread-status", tmp_path_factory.mktemp("a4") / "s.pdf").path
+_, a4 = layout_fixtures("gingerbread-status")
 
 
 def _damage_boxes(pdf_path):

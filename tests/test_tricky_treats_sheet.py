@@ -7,24 +7,16 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from sheetgen import api
 from sheetgen.kinds import load
 from sheetgen.scene import Box, Circle, Icon
 
-from conftest import matching, render_error, scene_by_id, LAYOUTS, MM
+from conftest import layout_fixtures, matching, render_error, LAYOUTS, MM
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
 
 
-@pytest.fixture(scope="module")
-def scene():
-    return scene_by_id("tricky-treats")
-
-
-@pytest.fixture(scope="module")
-def a4(tmp_path_factory):
-    return api.render("tricky-treats", tmp_path_factory.mktemp("a4") / "tt.pdf").path
+scene, a4 = layout_fixtures("tricky-treats")
 
 
 def test_scene_counts(scene):
