@@ -35,6 +35,16 @@ def render_error(layout: Path, out: Path) -> str:
     return err
 
 
+def edit_error(tmp_path: Path, layout: str, old: str, new: str) -> str:
+    """Render a shipped layout with one text edit (`old`, which must be in it, becomes `new`) and
+    return its one-line error (see render_error)."""
+    text = (LAYOUTS / f"{layout}.yaml").read_text()
+    assert old in text
+    path = tmp_path / "bad.yaml"
+    path.write_text(text.replace(old, new, 1))
+    return render_error(path, tmp_path / "bad.pdf")
+
+
 def layout_fixtures(layout: str):
     """Module fixtures for a layout's tests: `scene` (its one page's elements by id) and `a4` (the
     layout rendered once, as shipped; the PDF's path). Use: `scene, a4 = layout_fixtures(NAME)`."""

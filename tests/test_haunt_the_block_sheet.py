@@ -12,7 +12,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.lint import problems
 from sheetgen.scene import Box, Circle
 
-from conftest import layout_fixtures, matching, render_error, LAYOUTS, MM
+from conftest import edit_error, layout_fixtures, matching, render_error, LAYOUTS, MM
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
@@ -99,11 +99,7 @@ def test_print_rules_on_both_papers():
     ("across: 15", "across: 30", "layout"),
 ])
 def test_bad_content_is_one_clear_line(tmp_path, old, new, key):
-    text = (LAYOUTS / "haunt-the-block.yaml").read_text()
-    assert old in text
-    path = tmp_path / "bad.yaml"
-    path.write_text(text.replace(old, new, 1))
-    err = render_error(path, tmp_path / "bad.pdf")
+    err = edit_error(tmp_path, "haunt-the-block", old, new)
     assert key in err, err
 
 

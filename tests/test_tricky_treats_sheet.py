@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from sheetgen.kinds import load
 from sheetgen.scene import Box, Circle, Icon
 
-from conftest import layout_fixtures, matching, render_error, LAYOUTS, MM
+from conftest import edit_error, layout_fixtures, matching, MM
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
@@ -95,9 +95,5 @@ def test_names_printed(a4):
     ("boonus_actions: [star, cauldron, pyramid]", "boonus_actions: [star, star, pyramid]", "each once"),
 ])
 def test_bad_content_is_one_clear_line(tmp_path, old, new, key):
-    text = (LAYOUTS / "tricky-treats.yaml").read_text()
-    assert old in text
-    path = tmp_path / "bad.yaml"
-    path.write_text(text.replace(old, new, 1))
-    err = render_error(path, tmp_path / "bad.pdf")
+    err = edit_error(tmp_path, "tricky-treats", old, new)
     assert key in err, err
