@@ -1,8 +1,16 @@
-"""The `sheetgen` command line: a thin layer over `sheetgen.api`."""
+"""The `sheetgen` command line: a thin layer over `sheetgen.api`.
+
+Every command takes `--layouts DIR` (repeatable; also before the command) and `-h`; bad input is
+one line on stderr and exit status 2 (`friendly`); output that is not a terminal is not wrapped.
+"""
 
 from __future__ import annotations
 
 import functools
+import inspect
+import json
+import os
+import signal
 import sys
 import time
 from enum import Enum
@@ -11,12 +19,44 @@ from typing import Optional
 
 import typer
 
-from . import api
+from . import __version__, api, resources
 from .errors import SheetgenError
 from .kinds import Options
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+WIDE = not sys.stdout.isatty()  # a pipe or a file: plain help, never wrapped at 80 columns
+
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None if WIDE else "rich",
+                  context_settings={"help_option_names": ["-h", "--help"],
+                                    "max_content_width": 10_000 if WIDE else None,
+                                    "terminal_width": 10_000 if WIDE else None},
                   help="Print-and-play game material from YAML layouts, checked by simulation.")
+LayoutsOpt = typer.Option(None, "--layouts", metavar="DIR",
+                          help="a folder of your layouts, searched first (repeatable)")
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, width=10_000 if WIDE and not stderr else None, soft_wrap=WIDE)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sheetgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(layouts: Optional[list[Path]] = LayoutsOpt,
+                 version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                              help="print the version and exit")):
+    """Print-and-play game material from YAML layouts, checked by simulation."""
+    resources.add_layout_dirs(layouts)
+
+
+def _terminate(signum, frame):  # SIGTERM: unwind like Ctrl-C, so temporary files are removed
+    raise KeyboardInterrupt
 
 
 class Paper(str, Enum):
@@ -25,14 +65,34 @@ class Paper(str, Enum):
 
 
 def friendly(fn):
-    """Turn a SheetgenError into one line on stderr and exit status 2."""
+    """Turn a SheetgenError (or a file-system fault) into one line on stderr and exit status 2,
+    Ctrl-C and SIGTERM into exit 130 / 143 after cleaning up; add the `--layouts` option."""
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args, layouts=None, **kwargs):
+        resources.add_layout_dirs(layouts)
+        signal.signal(signal.SIGTERM, _terminate)
         try:
             return fn(*args, **kwargs)
         except SheetgenError as exc:
             typer.echo(f"sheetgen: error: {exc}", err=True)
             raise typer.Exit(2) from None
+        except OSError as exc:
+            from .output import os_error
+
+            typer.echo(f"sheetgen: error: {os_error(exc, exc.filename or '?')}", err=True)
+            raise typer.Exit(2) from None
+        except MemoryError:
+            typer.echo("sheetgen: error: out of memory (fix: give a smaller input)", err=True)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            typer.echo("sheetgen: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    sig = inspect.signature(fn)
+    extra = inspect.Parameter("layouts", inspect.Parameter.KEYWORD_ONLY, default=LayoutsOpt,
+                              annotation=Optional[list[Path]])
+    wrapper.__signature__ = sig.replace(parameters=[*sig.parameters.values(), extra])
+    wrapper.__annotations__ = {**getattr(fn, "__annotations__", {}), "layouts": Optional[list[Path]]}
     return wrapper
 
 
@@ -42,12 +102,21 @@ CopiesOpt = typer.Option(1, "--copies", min=1, max=500, help="how many copies")
 
 @app.command("list")
 @friendly
-def list_cmd():
-    """The layouts sheetgen knows, each with a one-line description."""
+def list_cmd(as_json: bool = typer.Option(False, "--json", help="machine-readable rows on stdout")):
+    """The layouts sheetgen finds (and where each comes from), then the kits."""
+    from dataclasses import asdict
+
     rows = api.listing()
-    width = max(len(r[0]) for r in rows)
-    for name, kind, desc in rows:
-        typer.echo(f"{name:<{width}}  {desc}")
+    if as_json:
+        typer.echo(json.dumps([asdict(r) for r in rows], indent=2))
+        return
+    width = max(len(r.name) for r in rows)
+    src = max(len(r.source) for r in rows)
+    for r in rows:
+        text = f"error: {r.error}" if r.error else r.description
+        typer.echo(f"{r.name:<{width}}  {r.source:<{src}}  {text}")
+    for f in resources.search_path():
+        typer.echo(f"# {f.source}: {f.path.resolve()}", err=True)
 
 
 @app.command()
@@ -63,45 +132,112 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            game: Optional[str] = typer.Option(None, "--game", help="one game's rules cards"),
            bleed: Optional[float] = typer.Option(None, "--bleed", min=0, max=6, help="card bleed, mm"),
            back_offset: str = typer.Option("0,0", "--back-offset", help="X,Y mm shift of card backs"),
-           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only")):
-    """Render one layout to PDF."""
+           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only"),
+           as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
+    """Render one layout to PDF (--out - writes it to stdout)."""
     if per_page not in (None, 1, 2, 4):
         raise SheetgenError(f"--per-page {per_page} is not allowed", fix="use 1, 2 or 4")
-    try:
-        bx, by = (float(v) for v in back_offset.split(","))
-    except ValueError:
-        raise SheetgenError(f"--back-offset '{back_offset}' is not X,Y", fix="write e.g. 0.5,-0.3") from None
+    bx, by = parse_offset(back_offset)
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
                    back_offset=(bx, by), backs=not no_backs)
     built = api.render(layout, out, opts)
-    typer.echo(str(built))
+    report(built, as_json, to_stderr=str(out) == "-")
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """--back-offset X,Y: finite millimetres within ±10 (more would push the backs off the card)."""
+    import math
+
+    try:
+        bx, by = (float(v) for v in text.split(","))
+    except ValueError:
+        raise SheetgenError(f"--back-offset '{text}' is not X,Y", key="--back-offset",
+                            fix="write e.g. 0.5,-0.3") from None
+    if not all(math.isfinite(v) and abs(v) <= 10 for v in (bx, by)):
+        raise SheetgenError(f"--back-offset '{text}' is out of range", key="--back-offset",
+                            fix="give X,Y in mm between -10 and 10, e.g. 0.5,-0.3")
+    return bx, by
+
+
+def report(built, as_json: bool, to_stderr: bool = False) -> None:
+    """The one summary line of a written file (or JSON figures); on stderr when the PDF is on stdout."""
+    if as_json:
+        typer.echo(json.dumps({"path": str(built.path), "pages": built.pages, "bytes": built.bytes,
+                               "seconds": round(built.seconds, 3)}), err=to_stderr)
+    else:
+        typer.echo(str(built), err=to_stderr)
 
 
 @app.command()
 @friendly
-def build(out: Path = typer.Option(Path("output"), "--out", help="output folder")):
-    """Write every component PDF (and every kit) into output/."""
-    from rich.console import Console
+def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"),
+          as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
+    """Write every component PDF (and every kit) into output/. A layout that fails is reported
+    in one line and the rest are still built (exit 2 if any failed)."""
     from rich.progress import Progress
     from rich.table import Table
 
+    from .output import check_target
+
+    if out.exists() and not out.is_dir():
+        raise SheetgenError("the build output is a file, not a folder", file=str(out),
+                            fix="give a folder, e.g. --out output")
     jobs = api.build_jobs(out)
-    results = []
+    weights = [api.job_weight(label) for label, _ in jobs]
+    results, failed = [], []
     t0 = time.perf_counter()
-    console = Console(stderr=True)
-    with Progress(console=console, transient=True, disable=not sys.stderr.isatty()) as bar:
-        task = bar.add_task("building", total=len(jobs))
-        for label, job in jobs:
+    with Progress(console=console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("building", total=sum(weights))
+        for (label, job), weight in zip(jobs, weights):
             bar.update(task, description=label)
-            results.append(job())
-            bar.advance(task)
-    table = Table(title=f"sheetgen build: {len(results)} files in {time.perf_counter() - t0:.1f} s")
-    for col in ("file", "pages", "KiB", "seconds"):
-        table.add_column(col, justify="left" if col == "file" else "right")
-    for r in results:
-        table.add_row(str(r.path), str(r.pages), f"{r.bytes / 1024:.0f}", f"{r.seconds:.2f}")
-    Console().print(table)
+            try:
+                results.append(job())
+            except SheetgenError as exc:
+                failed.append(f"{label}: {exc}")
+            bar.advance(task, weight)
+    for line in failed:
+        typer.echo(f"sheetgen: error: {line}", err=True)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        typer.echo(json.dumps({"seconds": round(seconds, 2), "failed": failed, "files": [
+            {"path": str(r.path), "pages": r.pages, "bytes": r.bytes, "seconds": round(r.seconds, 3)}
+            for r in results]}, indent=2))
+    else:
+        table = Table(title=f"sheetgen build: {len(results)} files in {seconds:.1f} s")
+        for col in ("file", "pages", "KiB", "seconds"):
+            table.add_column(col, justify="left" if col == "file" else "right")
+        for r in results:
+            table.add_row(str(r.path), str(r.pages), f"{r.bytes / 1024:.0f}", f"{r.seconds:.2f}")
+        console().print(table)
+    if failed:
+        raise typer.Exit(2)
+
+
+@app.command()
+@friendly
+def new(name: str = typer.Argument(..., help="the new layout's name, e.g. my-treats"),
+        parent: str = typer.Option(..., "--from", help="the layout it starts from (see 'list')"),
+        out: Optional[Path] = typer.Option(None, "--out", help="file to write (default NAME.yaml)"),
+        force: bool = typer.Option(False, "--force", help="replace an existing file")):
+    """Start a layout of your own: NAME.yaml extends --from, its common keys listed, commented."""
+    text = api.new_layout(name, parent)
+    path = api.write_new(text, out or Path(f"{name}.yaml"), force)
+    typer.echo(f"wrote {path}: render it with 'sheetgen render {path}'", err=str(path) == "-")
+
+
+@app.command()
+@friendly
+def show(layout: str = typer.Argument(..., help="a layout name (see 'list') or a path"),
+         resolved: bool = typer.Option(False, "--resolved", help="after following 'extends'"),
+         out: Optional[Path] = typer.Option(None, "--out", help="write to a file instead of stdout"),
+         force: bool = typer.Option(False, "--force", help="replace an existing --out file")):
+    """Print a layout's YAML (--resolved: merged with what it extends)."""
+    text = api.show(layout, resolved)
+    if out is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+    else:
+        typer.echo(f"wrote {api.write_new(text, out, force)}", err=True)
 
 
 @app.command()
@@ -183,12 +319,13 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
         paper: Paper = typer.Option(Paper.a4, "--paper", help="a4 or letter"),
         copies: int = typer.Option(1, "--copies", min=1, max=50,
                                    help="copies of the sheets written on in play"),
-        out: Optional[Path] = typer.Option(None, "--out", help="output PDF path")):
+        out: Optional[Path] = typer.Option(None, "--out", help="output PDF path"),
+        as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """One print-and-play PDF for a product: cover, contents, rules booklet and every component."""
     from . import kit as kits
 
     built = kits.write(product, out, paper.value, copies)
-    typer.echo(str(built))
+    report(built, as_json, to_stderr=str(out) == "-")
 
 
 @app.command()
@@ -198,5 +335,22 @@ def schema():
     typer.echo(api.schema())
 
 
-def main() -> None:  # pragma: no cover
-    app()
+def main() -> None:
+    """The `sheetgen` script and `python -m sheetgen`: a usage error is one line too, exit 2."""
+    usage_error = typer.BadParameter.__mro__[1]  # click's UsageError (Typer vendors click)
+    try:
+        status = app(prog_name="sheetgen", standalone_mode=False)
+    except usage_error as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `sheetgen`: the help, as click shows it
+            typer.echo(exc.format_message(), err=True)
+            sys.exit(2)
+        where = exc.ctx.command_path if exc.ctx else "sheetgen"
+        typer.echo(f"sheetgen: error: {' '.join(exc.format_message().split())} "
+                   f"(fix: see '{where} -h')", err=True)
+        status = 2
+    except typer.Exit as exc:
+        status = exc.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("sheetgen: interrupted", err=True)
+        status = 130
+    sys.exit(status if isinstance(status, int) else 0)

@@ -20,8 +20,9 @@ from urllib.parse import unquote, urlsplit
 from markupsafe import Markup, escape
 
 from .draw import FONT_DIR
+from .resources import shipped
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = shipped("templates")
 ALLOWED = (FONT_DIR.resolve(), TEMPLATES.resolve())  # the only places WeasyPrint may read
 EPOCH = "1767225600"  # 2026-01-01: the date written into documents unless SOURCE_DATE_EPOCH is set
 _TAGS = re.compile(r"&lt;(/?[bi]|br ?/?)&gt;")

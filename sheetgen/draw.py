@@ -18,9 +18,10 @@ from .errors import SheetgenError
 from .icons import draw_icon
 from .output import write_atomic
 from .paper import MM
+from .resources import shipped
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
 
-FONT_DIR = Path(__file__).parent / "fonts"
+FONT_DIR = shipped("fonts")
 FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black": "Lato-Black"}
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 

@@ -34,3 +34,11 @@ class SheetgenError(Exception):
 
 def _rebuild(message, file, line, key, fix) -> SheetgenError:
     return SheetgenError(message, file=file, line=line, key=key, fix=fix)
+
+
+def did_you_mean(word: str, choices, what: str = "") -> str:
+    """'did you mean X?' for the closest of `choices`, else '' (use it in an error's fix)."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

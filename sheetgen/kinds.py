@@ -2,6 +2,15 @@
 
 A layout names its kind in `kind:`. Each kind lives in its game package and is imported only
 when a layout of that kind is loaded.
+
+Finding layouts (see `sheetgen.resources` for the search path):
+    load(ref, opts)   a path or a layout name -> Loaded (doc, path, name, kind, lines)
+    resolve(ref)      the file a path or name means (SheetgenError with "did you mean")
+    known_layouts()   one file per layout name on the search path (local files override shipped
+                      ones of the same name and add to them)
+    layouts_dir()     the shipped layouts folder
+A kind lists in `Kind.options` the per-kind options it reads (sheet, game, per_page, bleed,
+back_offset, backs); any other of these given on the command line is refused (`check_options`).
 """
 
 from __future__ import annotations
@@ -12,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import SheetgenError
-from .layout import load_raw, validate
+from . import resources
+from .errors import SheetgenError, did_you_mean
+from .layout import Where, load_raw, validate
 from .model import LayoutFile
 from .scene import Page
 
@@ -60,6 +70,8 @@ class Kind:
     rules: str | None = None  # module holding `RULES` (roll-and-write sheets), imported lazily
     variant: str | None = None  # module holding `generate` (sheets with custom variants)
     consumable: bool = False  # written on during play: kits print it --copies times
+    options: frozenset = frozenset()  # per-kind options it reads: sheet, game, per_page, bleed,
+    #                                   back_offset, backs (others are refused)
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,8 @@ class Loaded:
     path: Path
     name: str
     kind: Kind
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # key path -> (file, line)
+    own: dict = field(default_factory=dict, compare=False)  # the file's paper, ink_saver before options
 
 
 def kind(name: str) -> Kind:
@@ -78,29 +92,42 @@ def kind(name: str) -> Kind:
 
 
 def layouts_dir() -> Path:
-    """`$SHEETGEN_LAYOUTS`, else `./layouts` when run in a project, else the repository's own."""
-    if env := os.environ.get("SHEETGEN_LAYOUTS"):
-        return Path(env)
-    here = Path("layouts")
-    if here.is_dir() and any(here.glob("*.yaml")):
-        return here
-    return Path(__file__).resolve().parent.parent / "layouts"
+    """The shipped layouts folder (a layout name is looked up on `resources.search_path()`)."""
+    return resources.shipped("layouts")
 
 
 def known_layouts() -> list[Path]:
-    """Layouts to list and build: every .yaml in the layouts folder not starting with '_'."""
-    return sorted((p for p in layouts_dir().glob("*.yaml") if not p.name.startswith("_")), key=lambda p: p.stem)
+    """Layouts to list and build: one file per name on the search path, sorted by name."""
+    return [p for p, _ in resources.layout_files().values()]
 
 
 def resolve(ref: str | Path) -> Path:
     p = Path(ref)
-    if p.suffix in (".yaml", ".yml") or p.exists():
+    if p.suffix in (".yaml", ".yml") or p.exists() or len(p.parts) > 1:
         return p
-    candidate = layouts_dir() / f"{ref}.yaml"
-    if candidate.exists():
-        return candidate
-    names = ", ".join(q.stem for q in known_layouts())
-    raise SheetgenError(f"no layout named '{ref}'", fix=f"use a path or one of: {names}")
+    if found := resources.find(str(ref)):
+        return found
+    names = list(resources.layout_files())
+    hint = did_you_mean(str(ref), names)
+    raise SheetgenError(f"no layout named '{ref}'",
+                        fix=(hint + " " if hint else "") + f"use a path or one of: {', '.join(names)}")
+
+
+# Options a kind must declare in Kind.options to accept; their command-line spelling.
+PER_KIND = {"sheet": "--sheet", "game": "--game", "per_page": "--per-page", "bleed": "--bleed",
+            "back_offset": "--back-offset", "backs": "--no-backs"}
+_DEFAULTS = {"sheet": None, "game": None, "per_page": None, "bleed": None,
+             "back_offset": (0.0, 0.0), "backs": True}
+
+
+def check_options(loaded: "Loaded", opts: "Options") -> None:
+    """Refuse an option the layout's kind does not read (e.g. --sheet on a one-sheet layout)."""
+    for name, flag in PER_KIND.items():
+        if getattr(opts, name) != _DEFAULTS[name] and name not in loaded.kind.options:
+            takes = sorted(n for n in KINDS if name in kind(n).options)
+            raise SheetgenError(f"{flag} does not apply to '{loaded.name}' (a {loaded.kind.name})",
+                                fix=f"drop {flag}" + (f"; it applies to {', '.join(takes)}"
+                                                                 if takes else ""))
 
 
 def load(ref: str | Path, opts: Options | None = None) -> Loaded:
@@ -111,9 +138,13 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
     name = data.get("kind")
     if name not in KINDS:
         line = lines.get(("kind",), (shown, 1))[1]
+        hint = did_you_mean(name, KINDS) if isinstance(name, str) else ""
         raise SheetgenError(f"unknown kind {name!r}" if name else "missing 'kind'", file=shown,
-                            line=line, key="kind", fix=f"use one of: {', '.join(sorted(KINDS))}")
+                            line=line, key="kind",
+                            fix=(hint + " " if hint else "") + f"use one of: {', '.join(sorted(KINDS))}")
     opts = opts or Options()
+    given = data.get("layout") if isinstance(data.get("layout"), dict) else {}
+    own = {k: given[k] for k in ("paper", "ink_saver") if k in given}
     layout = data.setdefault("layout", {}) if (opts.paper or opts.ink_saver is not None) else None
     if isinstance(layout, dict):
         if opts.paper:
@@ -122,8 +153,25 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
             layout["ink_saver"] = opts.ink_saver
     k = kind(name)
     doc = validate(k.model, data, lines, shown)
-    return Loaded(doc, path, path.stem, k)
+    return Loaded(doc, path, path.stem, k, lines, own)
+
+
+def locate(loaded: Loaded, exc: SheetgenError) -> SheetgenError:
+    """Give an error raised while composing the file and line of its key (or of the layout)."""
+    if exc.file is None:
+        key = tuple(int(p) if p.isdigit() else p for p in (exc.key or "").split(".") if p) \
+            if exc.key and not exc.key.startswith("-") else ()
+        where: Where | None = None
+        for n in range(len(key), -1, -1):
+            if key[:n] in loaded.lines:
+                where = loaded.lines[key[:n]]
+                break
+        exc.file, exc.line = where or (str(loaded.path), None)
+    return exc
 
 
 def render_pages(loaded: Loaded, opts: Options) -> list[Page]:
-    return loaded.kind.pages(loaded.doc, opts)
+    try:
+        return loaded.kind.pages(loaded.doc, opts)
+    except SheetgenError as exc:
+        raise locate(loaded, exc) from None

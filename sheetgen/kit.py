@@ -20,10 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from .draw import pdf_bytes
-from .errors import SheetgenError
+from .errors import SheetgenError, did_you_mean
 from .kinds import KINDS, Loaded, Options, kind, known_layouts, load, render_pages
 
 RULES_KIND = "rules-cards"
@@ -74,13 +72,16 @@ class Kit:
         return [p for p in self.parts if p.role == "rules"]
 
 
-_YAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 @lru_cache(maxsize=512)
 def _top(path: Path, stamp: int) -> tuple[bool, str]:
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML)
-    data = data if isinstance(data, dict) else {}
+    """Whether a layout extends another, and its kind; a file that cannot be read counts as
+    neither (only what uses it fails, e.g. its own render in `build`)."""
+    from .layout import read_top
+
+    try:
+        data = read_top(path)
+    except SheetgenError:
+        return True, ""
     return "extends" in data, str(data.get("kind", ""))
 
 
@@ -208,7 +209,9 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
 
     known = products()
     if product not in known:
-        raise SheetgenError(f"no product named '{product}'", fix=f"use one of: {', '.join(known)}")
+        hint = did_you_mean(product, known)
+        raise SheetgenError(f"no product named '{product}'",
+                            fix=(hint + " " if hint else "") + f"use one of: {', '.join(known)}")
     if paper not in PAPER_NAMES:
         raise SheetgenError(f"paper '{paper}' is not known", fix="use a4 or letter")
     games = [g for g in rules_games() if g.product == product]
@@ -267,13 +270,14 @@ def merge(kit: Kit) -> bytes:
 def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1):
     """Make a kit and write it (default `output/<product>-kit[-letter].pdf`); returns api.Built."""
     from .api import Built
-    from .output import write_atomic
+    from .output import check_target, write_atomic
 
     t0 = time.perf_counter()
+    path = check_target(out if out else Path("output") / default_name(product, paper))
     kit = make(product, paper, copies)
-    path = Path(out) if out else Path("output") / default_name(product, paper)
-    write_atomic(path, merge(kit))
-    return Built(path, sum(p.pages for p in kit.parts), path.stat().st_size, time.perf_counter() - t0)
+    data = merge(kit)
+    write_atomic(path, data)
+    return Built(path, sum(p.pages for p in kit.parts), len(data), time.perf_counter() - t0)
 
 
 def default_name(product: str, paper: str) -> str:

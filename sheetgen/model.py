@@ -10,9 +10,10 @@ from .paper import SAFE_MARGIN_MM
 
 
 class Strict(BaseModel):
-    """A model that refuses unknown keys, so a typo in a layout is an error, not a silent default."""
+    """A model that refuses unknown keys, so a typo in a layout is an error, not a silent default.
+    Every float is finite: NaN and infinity are refused wherever a number is read."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 Colour = str  # "#rrggbb"

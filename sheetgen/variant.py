@@ -17,7 +17,7 @@ import numpy as np
 import yaml
 
 from .errors import SheetgenError
-from .kinds import Loaded, Options, layouts_dir, load, render_pages
+from .kinds import Loaded, Options, load, render_pages, resolve
 from .layout import load_raw
 from .output import write_atomic
 
@@ -47,7 +47,7 @@ class Outcome:
 def _base(game: str) -> tuple[dict, Loaded]:
     if game not in GAMES:
         raise SheetgenError(f"no variants for '{game}'", key="GAME", fix=f"use one of: {', '.join(GAMES)}")
-    path = layouts_dir() / f"{game}.yaml"
+    path = resolve(game)
     data, _ = load_raw(path)
     return data, load(path)
 

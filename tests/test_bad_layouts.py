@@ -91,8 +91,10 @@ def test_schema_lists_every_kind(run):
 def test_list_names_every_layout(run):
     res = run("list")
     assert res.returncode == 0
-    names = [line.split()[0] for line in res.stdout.splitlines()]
+    rows = [line.split() for line in res.stdout.splitlines()]
+    names = [r[0] for r in rows if r[1] != "kit"]
     assert names == sorted(p.stem for p in LAYOUTS.glob("*.yaml") if not p.name.startswith("_"))
+    assert {r[1] for r in rows} == {"shipped", "kit"} and "ghosts-love-candy-too" in [r[0] for r in rows]
 
 
 def test_paper_option_applies_without_a_layout_section(tmp_path):

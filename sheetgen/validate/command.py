@@ -25,6 +25,10 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
     loaded = load(layout, Options(paper=paper))
     policies = POLICIES if policy == "all" else (policy,)
     err = Console(stderr=True)
+    from ..jit import notice
+
+    if line := notice(loaded.kind.rules, engine):
+        err.print(line, highlight=False, soft_wrap=True)
     with Progress(TextColumn("playing {task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                   TimeRemainingColumn(), console=err, transient=True, auto_refresh=False,
                   disable=not sys.stderr.isatty()) as bar:

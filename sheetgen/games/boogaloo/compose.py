@@ -285,4 +285,4 @@ def pages(doc: BoogalooSheet, opts: Options) -> list[Page]:
 
 
 KIND = Kind("boogaloo", BoogalooSheet, pages, product=PRODUCT, rules="sheetgen.games.boogaloo.rules",
-            variant="sheetgen.games.boogaloo.variant")
+            variant="sheetgen.games.boogaloo.variant", options=frozenset({"sheet"}))

@@ -192,4 +192,5 @@ def pages(doc: RollAndFightBoard, opts: Options) -> list[Page]:
                lay.orientation, per_page, lay.margin, label=doc.title)
 
 
-KIND = Kind("roll-and-fight-board", RollAndFightBoard, pages, product="roll-and-fight")
+KIND = Kind("roll-and-fight-board", RollAndFightBoard, pages, product="roll-and-fight",
+            options=frozenset({"per_page"}))

@@ -130,4 +130,5 @@ def pages(doc: ScorePad, opts: Options) -> list[Page]:
                lay.orientation, per_page, lay.margin, label=doc.title)
 
 
-KIND = Kind("roll-score-pad", ScorePad, pages, product="roll-for-your-life", consumable=True)
+KIND = Kind("roll-score-pad", ScorePad, pages, product="roll-for-your-life", consumable=True,
+            options=frozenset({"per_page"}))

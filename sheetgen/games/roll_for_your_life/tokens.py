@@ -108,4 +108,5 @@ def pages(doc: TokenSheet, opts: Options) -> list[Page]:
                       round=True)
 
 
-KIND = Kind("special-treat-tokens", TokenSheet, pages, product="roll-for-your-life")
+KIND = Kind("special-treat-tokens", TokenSheet, pages, product="roll-for-your-life",
+            options=frozenset({"bleed", "back_offset", "backs"}))

@@ -112,4 +112,5 @@ def pages(doc: RulesCards, opts: Options) -> list[Page]:
     return deck_pages(lay, [front(c, lay) for c in deck], [back(c, lay) for c in deck], opts, label)
 
 
-KIND = Kind("rules-cards", RulesCards, pages, product="ghosts-love-candy-too")
+KIND = Kind("rules-cards", RulesCards, pages, product="ghosts-love-candy-too",
+            options=frozenset({"game", "bleed", "back_offset", "backs"}))

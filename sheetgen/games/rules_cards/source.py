@@ -7,9 +7,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...errors import SheetgenError
-from ...kinds import layouts_dir, load
+from ...kinds import load, resolve
 
-LAYOUT = "rules-cards.yaml"
+LAYOUT = "rules-cards"  # a name on the search path: a local copy may override the shipped one
 
 
 @lru_cache(maxsize=8)
@@ -19,10 +19,11 @@ def _games(path: Path, stamp: int) -> dict:
 
 def games() -> dict:
     """Every game of the rules-cards layout, by id."""
-    path = layouts_dir() / LAYOUT
-    if not path.exists():
-        raise SheetgenError(f"{path} is missing: it holds every game's rules text",
-                            fix="restore layouts/rules-cards.yaml")
+    try:
+        path = resolve(LAYOUT)
+    except SheetgenError:
+        raise SheetgenError(f"no {LAYOUT}.yaml on the layout search path: it holds every game's "
+                            "rules text", fix="restore layouts/rules-cards.yaml") from None
     return _games(path, path.stat().st_mtime_ns)
 
 

@@ -142,7 +142,9 @@ def treat_pages(doc: TreatDeck, opts: Options) -> list[Page]:
     return deck_pages(lay, fronts, [back], opts, doc.title)
 
 
-TREAT_KIND = Kind("special-treat-cards", TreatDeck, treat_pages, product="run-for-your-life")
+CARD_OPTIONS = frozenset({"bleed", "back_offset", "backs"})
+TREAT_KIND = Kind("special-treat-cards", TreatDeck, treat_pages, product="run-for-your-life",
+                  options=CARD_OPTIONS)
 
 
 # ---- Dash N Bash cards ---------------------------------------------------------------------
@@ -292,4 +294,5 @@ def dash_pages(doc: DashDeck, opts: Options) -> list[Page]:
     return deck_pages(lay, fronts, [back], opts, doc.title)
 
 
-DASH_KIND = Kind("dash-n-bash", DashDeck, dash_pages, product="run-for-your-life")
+DASH_KIND = Kind("dash-n-bash", DashDeck, dash_pages, product="run-for-your-life",
+                  options=CARD_OPTIONS)

@@ -187,4 +187,5 @@ def pages(doc: StatusSheet, opts: Options) -> list[Page]:
                per_page, lay.margin, label=doc.title)
 
 
-KIND = Kind("gingerbread-status", StatusSheet, pages, product="run-for-your-life", consumable=True)
+KIND = Kind("gingerbread-status", StatusSheet, pages, product="run-for-your-life", consumable=True,
+            options=frozenset({"per_page"}))
