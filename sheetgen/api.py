@@ -10,10 +10,11 @@ from pathlib import Path
 import yaml
 from pydantic.json_schema import models_json_schema
 
-from . import resources
+from . import lint, resources
 from .draw import pdf_bytes
 from .errors import SheetgenError
-from .kinds import KINDS, Loaded, Options, check_options, kind, known_layouts, load, render_pages, resolve
+from .kinds import (KINDS, Loaded, Options, check_options, kind, known_layouts, load, locate,
+                    render_pages, resolve)
 from .layout import load_raw
 from .output import is_stdout, write_atomic
 
@@ -68,6 +69,10 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
     check_options(loaded, opts)
     path = check_target(Path(out) if out is not None else Path("output") / default_name(loaded, opts))
     pages = render_pages(loaded, opts)
+    try:
+        lint.check(pages)
+    except SheetgenError as exc:
+        raise locate(loaded, exc) from None
     data = pdf_bytes(pages, loaded.doc.title)
     write_atomic(path, data)
     return Built(path, len(pages), len(data), time.perf_counter() - t0)

@@ -52,6 +52,7 @@ from typing import Sequence
 from pydantic import Field, field_validator
 
 from .draw import fit_paragraph
+from .text import check_markup
 from .errors import SheetgenError
 from .model import HEX, Colour, PageSetup
 from .paper import MM, SAFE_MARGIN_MM, page_size
@@ -262,8 +263,9 @@ def card_para(x: float, y: float, w: float, h: float, markup: str, *, card: str,
     p = Para(x, y, w, h, markup, size=size, min_size=min_size, align=align, valign=valign,
              color=color, id=id or f"card.{card}.{field}")
     try:
+        check_markup(markup, bare_amp=True)
         para, _, fitted = fit_paragraph(p)
-    except ValueError as exc:  # reportlab's markup parser
+    except ValueError as exc:  # the sanitiser, or reportlab's markup parser
         raise SheetgenError(f"{what} '{card}': bad markup in its {field}: {exc}", key=field,
                             fix="use only <b>, <i> and <br/>, and write & as &amp;") from None
     except SheetgenError:

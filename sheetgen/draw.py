@@ -19,6 +19,7 @@ from .icons import draw_icon
 from .output import write_atomic
 from .paper import MM
 from .resources import shipped
+from .text import check_markup
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
 
 FONT_DIR = shipped("fonts")
@@ -59,6 +60,11 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
     """Shrink the text until it fits its box; below `min_size` it is an error naming the element.
     Cached: a deck draws the same card text many times (a wrapped Paragraph can be drawn again)."""
     register_fonts()
+    try:
+        check_markup(p.markup, bare_amp=True)  # the last gate before reportlab's parser: no <img>, <a>, <font>
+    except ValueError as exc:
+        raise SheetgenError(f"bad markup in text '{p.id or p.markup[:30]}': {exc}", key=p.id or "text",
+                            fix="use only <b>, <i> and <br/>, and write & as &amp;") from None
     size = p.size
     while size >= p.min_size - 1e-9:
         style = ParagraphStyle("p", fontName="Lato", fontSize=size, leading=size * 1.18,

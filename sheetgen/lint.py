@@ -1,9 +1,11 @@
-"""Print rules checked on a scene: text at least 6 pt, write-in boxes at least 5 mm, and
-everything inside the printer-safe margin."""
+"""Print rules checked on a scene: text at least 6 pt, write-in boxes at least 5 mm, everything
+inside the printer-safe margin, and no text over a QR code. `api.render` runs `check` on every
+page it renders (any layout, not only the shipped ones), so such damage is an error, not a PDF."""
 
 from __future__ import annotations
 
 from .draw import text_width_mm
+from .errors import SheetgenError
 from .paper import MM, SAFE_MARGIN_MM
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Text
 
@@ -51,12 +53,16 @@ def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
             yield it, dx, dy, clip
 
 
-def problems(page: Page, margin: float = SAFE_MARGIN_MM) -> list[str]:
+def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False) -> list[str]:
     """What breaks the print rules on one page. Card art is clipped to its bleed box, so only what
     the clip lets through has to be inside the margin."""
     out = []
     tol = 0.01
-    for it, dx, dy, clip in _clipped(page.items):
+    placed = list(_clipped(page.items))
+    codes = [bounds(it, dx, dy) for it, dx, dy, _ in placed if isinstance(it, QR)]
+    for it, dx, dy, clip in placed:
+        if text_only and not isinstance(it, (Text, Para)):
+            continue
         name = it.id or type(it).__name__
         if isinstance(it, (Text, Para)):
             size = it.size if isinstance(it, Text) else it.min_size
@@ -73,4 +79,20 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM) -> list[str]:
                 or y1 > page.height - margin + tol:
             out.append(f"{name}: outside the {margin:g} mm printer-safe margin "
                        f"({x0:.1f},{y0:.1f})-({x1:.1f},{y1:.1f})")
+        if isinstance(it, (Text, Para)) and any(x0 < q[2] - tol and q[0] < x1 - tol and
+                                                y0 < q[3] - tol and q[1] < y1 - tol for q in codes):
+            out.append(f"{name}: text runs over the QR code")
     return out
+
+
+def check(pages: list[Page]) -> None:
+    """Raise the first problem of any page's text (off the page or the safe margin, over the QR
+    code, below 6 pt) as a SheetgenError naming the element. Shapes are the composers' business
+    (tests/test_print_rules.py holds the shipped layouts to every rule)."""
+    for n, page in enumerate(pages, 1):
+        found = problems(page, text_only=True)
+        if found:
+            element, _, what = found[0].partition(": ")
+            raise SheetgenError(f"page {n}: element '{element}' is {what}" if what.startswith("outside")
+                                else f"page {n}: element '{element}': {what}", key=element,
+                                fix="shorten the text, or change the sizes in 'layout'")

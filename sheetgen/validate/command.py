@@ -46,6 +46,9 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
         except OSError as exc:
             raise SheetgenError(f"cannot write the heatmap: {exc.strerror or exc}", file=str(heatmap),
                                 fix="choose a path you can write to") from None
+        except SheetgenError as exc:  # the output writer's one-line error
+            raise SheetgenError(f"cannot write the heatmap: {exc.message}", file=exc.file,
+                                fix=exc.fix) from None
         err.print(f"wrote heatmap {path}", highlight=False)
         if missing:
             err.print(f"warning: {len(missing)} elements have no box, circle or icon on the sheet to shade: "

@@ -15,31 +15,10 @@ from pydantic import AfterValidator, Field, model_validator
 from ...errors import SheetgenError
 from ...cards import DeckLayout
 from ...model import HEX, Colour, LayoutFile, Strict
+from ...text import check_markup
 
 PRODUCTS = ("ghosts-love-candy-too", "run-for-your-life", "roll-for-your-life", "roll-and-fight",
             "rollers")
-_TOKEN = re.compile(r"<[^>]*>|&[^;\s]*;?|[<>&]")
-
-
-def check_markup(text: str) -> str:
-    """Refuse markup the card and the booklet would not both render the same way."""
-    open_tags: list[str] = []
-    for tok in _TOKEN.findall(text):
-        if tok in ("<b>", "<i>"):
-            open_tags.append(tok[1])
-        elif tok in ("</b>", "</i>"):
-            if not open_tags or open_tags.pop() != tok[2]:
-                raise ValueError(f"'{tok}' closes a tag that is not open")
-        elif tok in ("<br/>", "&amp;"):
-            continue
-        else:
-            raise ValueError(f"'{tok}' is not allowed in rules text; use only <b>, <i>, <br/> "
-                             "and &amp; (write a plain & as &amp;)")
-    if open_tags:
-        raise ValueError(f"<{open_tags[-1]}> is never closed")
-    return " ".join(text.split())
-
-
 def plain(text: str) -> str:
     """Markup to plain text (for searching and tests)."""
     return " ".join(re.sub(r"<br/>", " ", re.sub(r"</?[bi]>", "", text)).replace("&amp;", "&").split())

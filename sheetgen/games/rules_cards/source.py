@@ -38,4 +38,18 @@ def rules_game(game_id: str):
 
 def summary(game_id: str, **values) -> list[str]:
     """The game's short how-to paragraphs for its sheet, with {placeholders} filled from the sheet."""
-    return [p.format(**values) for p in rules_game(game_id).summary]
+    from ...text import fill
+
+    out = []
+    for i, p in enumerate(rules_game(game_id).summary):
+        try:
+            out.append(fill(p, values))
+        except ValueError as exc:
+            path = resolve(LAYOUT)
+            n = list(games()).index(game_id)
+            loaded = load(path)
+            key = ("content", "games", n, "summary", i)
+            raise SheetgenError(f"{game_id} summary: {exc}", file=loaded.lines.get(key, (str(path),))[0],
+                                line=loaded.lines.get(key, (None, None))[1],
+                                key=".".join(map(str, key)), fix="use only the placeholders named") from None
+    return out
