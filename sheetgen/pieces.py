@@ -55,9 +55,11 @@ def cut_polygon(points) -> list[Item]:
 
 
 def pack(pieces: list[Piece], lay: PieceLayout, title: str, heading: str = "",
-         new_page_before: set[int] = frozenset()) -> list[Page]:
-    """Pages of pieces in rows, left to right then down, in the order given; a piece whose index is
-    in `new_page_before` starts a new page. Each page has `heading` (or the title) at the top."""
+         breaks: dict[int, str] | None = None) -> list[Page]:
+    """Pages of pieces in rows, left to right then down, in the order given. Each page has
+    `heading` (or the title) at the top; the piece at index i in `breaks` starts a new page whose
+    heading, from then on, is breaks[i]."""
+    breaks = breaks or {}
     pw, ph = page_size(lay.paper, lay.orientation)
     m, gap = lay.margin, lay.gap
     top, right, bottom = m + HEAD, pw - m, ph - m
@@ -76,7 +78,9 @@ def pack(pieces: list[Piece], lay: PieceLayout, title: str, heading: str = "",
             raise SheetgenError(f"a {p.w:.0f}x{p.h:.0f} mm piece ({p.id or 'piece'}) does not fit "
                                 f"on {lay.paper} inside the {m:g} mm margin", key="layout",
                                 fix="make the piece smaller or use the other orientation")
-        if not pages or i in new_page_before:
+        if i in breaks:
+            heading = breaks[i]
+        if not pages or i in breaks:
             new_page()
         if x + p.w > right + 1e-9:  # next row
             x, y, row_h = m, y + row_h + gap, 0.0

@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 
 from sheetgen import api
-from sheetgen.games.roll_and_fight.solids import _overlap, numbering, solid
+from sheetgen.solids import _overlap, numbering, solid
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Line, walk
 

@@ -13,7 +13,7 @@ from ...paper import MM
 from ...pieces import CUT, FOLD, HALO, Piece, PieceLayout, pack
 from ...scene import Item, Line, Page, Style, Text
 from ...widgets import tint
-from .solids import d4_corners, net, numbering, solid
+from ...solids import d4_corners, net, numbering, solid
 
 
 class PaperDie(Strict):

@@ -3,4 +3,5 @@
 KINDS = {
     "special-treat-tokens": "sheetgen.games.roll_for_your_life.tokens",
     "roll-score-pad": "sheetgen.games.roll_for_your_life.score_pad",
+    "roll-dice": "sheetgen.games.roll_for_your_life.dice",
 }

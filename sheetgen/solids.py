@@ -238,7 +238,8 @@ def _try(s: Solid, order: list[int], rng: random.Random, tab: float):
 
 @lru_cache(maxsize=None)
 def net(sides: int, tab: float = 0.3, tries: int = 300, keep: int = 12) -> Net:
-    """A flat net of the solid with edge 1 (the shortest edge), turned for the smallest box."""
+    """A flat net of the solid with edge 1 (the shortest edge), turned (with one edge level) for
+    the smallest box."""
     s = solid(sides)
     rng = random.Random(sides)
     best = None
@@ -252,7 +253,9 @@ def net(sides: int, tab: float = 0.3, tries: int = 300, keep: int = 12) -> Net:
             break
         polys, folds, tabs, placed = got
         pts = np.vstack(polys + tabs)
-        for ang in np.linspace(0, math.pi, 72, endpoint=False):
+        turns = sorted({round(-math.atan2(*(p[(i + 1) % len(p)] - p[i])[::-1]) % (math.pi / 2), 9)
+                        for p in polys for i in range(len(p))})  # an edge along the x axis
+        for ang in turns:
             r = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
             q = pts @ r.T
             w, h = q.max(axis=0) - q.min(axis=0)
