@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 from .solids import net, numbering
 from .model import HEX, Colour, IconName, Ident, LayoutFile, Strict, unique_ids
 from .pieces import CUT, FOLD, HALO, Piece, PieceLayout, cut_box, pack
-from .scene import Box, Icon, Item, Line, Page, Style, Text
+from .scene import Box, Group, Icon, Item, Line, Page, Style, Text
 from .widgets import tint
 
 
@@ -155,8 +155,8 @@ def mapping(content: DiceContent, ink: bool, width: float = 120.0) -> Piece:
                       Icon(f.icon or f"die{f.value}", x + 15, y + 4, 7, mono=ink),
                       Text(x + cell / 2, y + 11.5, f.name, 6.5, align="center", id=f"mapping.{f.value}")]
         y += row + 2
-    items.append(Box(-1.5, -1, width + 3, y + 1, Style(width=0.3), radius=2))
-    return Piece(width + 3, y + 1, tuple(items), id="mapping")
+    frame = Box(0, 0, width + 3, y + 2, Style(width=0.3), radius=2)
+    return Piece(width + 3, y + 2, (frame, Group(tuple(items), 1.5, 1.0)), id="mapping")
 
 
 def pages(doc: DiceSheet, opts) -> list[Page]:
