@@ -237,7 +237,7 @@ def _try(s: Solid, order: list[int], rng: random.Random, tab: float):
 
 
 @lru_cache(maxsize=None)
-def net(sides: int, tab: float = 0.3, tries: int = 300, keep: int = 12) -> Net:
+def net(sides: int, tab: float = 0.3, tries: int = 300, keep: int = 5) -> Net:
     """A flat net of the solid with edge 1 (the shortest edge), turned (with one edge level) for
     the smallest box."""
     s = solid(sides)
