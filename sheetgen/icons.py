@@ -465,3 +465,32 @@ def _ghost(c, fill, mono):
     for x in (-0.25, 0.25):
         c.ellipse(x - 0.1, 0.2, x + 0.1, 0.48, stroke=0, fill=1)
     c.ellipse(-0.13, -0.25, 0.13, 0.05, stroke=0, fill=1)
+
+
+# ---- ROLL for Your Life: cookie parts on the dice ----------------------------------------------
+
+@icon("cookie_arm", "#c68642")
+def _cookie_arm(c, fill, mono):
+    """A gingerbread arm raised at an angle, a round hand, a line of icing."""
+    _fill(c, fill, mono)
+    c.saveState()
+    c.rotate(30)
+    c.roundRect(-0.95, -0.28, 1.6, 0.56, 0.28, stroke=1, fill=1)
+    c.circle(0.7, 0, 0.34, stroke=1, fill=1)
+    c.setStrokeColor("#000000" if mono else "#ffffff")
+    c.setLineWidth(LW * 1.3)
+    c.line(-0.55, -0.14, -0.55, 0.14)
+    c.line(-0.3, -0.14, -0.3, 0.14)
+    c.restoreState()
+
+
+@icon("cookie_leg", "#c68642")
+def _cookie_leg(c, fill, mono):
+    """A gingerbread leg standing upright on a foot pointing right."""
+    _fill(c, fill, mono)
+    c.roundRect(-0.35, -0.75, 0.62, 1.7, 0.3, stroke=1, fill=1)
+    c.roundRect(-0.35, -0.95, 1.15, 0.5, 0.24, stroke=1, fill=1)
+    c.setStrokeColor("#000000" if mono else "#ffffff")
+    c.setLineWidth(LW * 1.3)
+    c.line(-0.22, 0.45, 0.14, 0.45)
+    c.line(-0.22, 0.2, 0.14, 0.2)

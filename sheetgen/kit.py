@@ -123,7 +123,11 @@ def products() -> list[str]:
 
 
 def components(product: str) -> list[Component]:
-    """The product's components, in layout-file order; rules cards once per game."""
+    """The product's components in its rulebook's order (its bill of materials; the others after,
+    in layout-file order), each with its line for players; rules cards once per game."""
+    from .bom import bill
+
+    b = bill(product)
     out = []
     for path, name in base_layouts():
         if name == RULES_KIND:
@@ -133,7 +137,10 @@ def components(product: str) -> list[Component]:
                     for g in doc.content.games if g.product == product]
         elif _kind_product(name) == product:
             doc = _load(path).doc
-            out.append(Component(path, name, doc.title, product, note=doc.description))
+            note = b.notes.get(path.stem, doc.description) if b else doc.description
+            out.append(Component(path, name, doc.title, product, note=note))
+    if b:
+        out.sort(key=lambda c: b.order(c.path.stem))
     return out
 
 
@@ -195,10 +202,14 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
 def _front_html(kit: Kit) -> str:
     from .documents import render_html
 
-    needs: list[str] = []
-    for g in kit.games:
-        needs += [n for n in (getattr(g, "needs", None) or []) if n not in needs]
+    from .bom import to_play
+
+    needs, home = to_play(kit.product)
+    if not needs and not home:
+        for g in kit.games:
+            needs += [n for n in (getattr(g, "needs", None) or []) if n not in needs]
     return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
+                       home=home,
                        span=span, pips=PIPS, duplex=_ranges(kit.parts, True),
                        simplex=_ranges(kit.parts, False))
 

@@ -25,6 +25,7 @@ class Die(Strict):
     name: str = Field(min_length=1, description="as printed, e.g. d10%")
     sides: int = Field(ge=2, le=20)
     note: str = Field("", description="how to read it, e.g. '0 = 10'")
+    face: str = Field("", max_length=3, description="the face its icon shows, e.g. 00 on the d10%")
 
 
 class Space(Strict):
@@ -99,21 +100,24 @@ def _polygon(n: int, cx: float, cy: float, r: float, rot: float = -90, sy: float
              cy + sy * r * math.sin(math.radians(rot + i * 360 / n))) for i in range(n)]
 
 
-def _silhouette(sides: int, cx: float, cy: float, r: float, key: str) -> list[Item]:
-    """The outline a die of that many sides shows on the table: d4 triangle, d6 square, d8
-    diamond, d10 kite, d12 pentagon, d20 hexagon with its front face."""
+def _silhouette(die: Die, cx: float, cy: float, r: float, key: str) -> list[Item]:
+    """A die's icon: the outline it shows on the table and the face it shows, so no two of the
+    seven look alike: d4 triangle, d6 square, d8 diamond, d10 kite, d10% kite in a second
+    outline, d12 pentagon, d20 hexagon."""
+    sides = die.sides
     style = Style(width=0.3, fill="#ffffff")
-    shapes = {4: _polygon(3, cx, cy + r * 0.2, r * 1.05), 6: _polygon(4, cx, cy, r * 1.05, rot=-45),
-              8: _polygon(4, cx, cy, r * 1.1, sy=1.0), 12: _polygon(5, cx, cy, r),
-              20: _polygon(6, cx, cy, r, rot=-90)}
-    if sides == 10:
-        pts = [(cx, cy - r * 1.1), (cx + r * 0.95, cy - r * 0.1), (cx, cy + r * 0.95), (cx - r * 0.95, cy - r * 0.1)]
-    else:
-        pts = shapes.get(sides, _polygon(max(3, min(sides, 8)), cx, cy, r))
+    kite = [(cx, cy - r * 1.15), (cx + r, cy - r * 0.1), (cx, cy + r * 1.0), (cx - r, cy - r * 0.1)]
+    shapes = {4: _polygon(3, cx, cy + r * 0.2, r * 1.1), 6: _polygon(4, cx, cy, r * 1.1, rot=-45),
+              8: _polygon(4, cx, cy, r * 1.15), 10: kite, 12: _polygon(5, cx, cy, r * 1.05),
+              20: _polygon(6, cx, cy, r * 1.05)}
+    pts = shapes.get(sides, _polygon(max(3, min(sides, 8)), cx, cy, r))
     items: list[Item] = [Line(tuple(pts), style, id=key, closed=True)]
-    if sides == 20:
-        items.append(Line(tuple(_polygon(3, cx, cy + r * 0.1, r * 0.6, rot=-90)), Style(width=0.25),
+    if sides == 10 and die.face == "00":  # the d10%: a second outline round its kite
+        items.append(Line(tuple((cx + (x - cx) * 1.3, cy + (y - cy) * 1.3) for x, y in kite), Style(width=0.2),
                           closed=True))
+    if die.face:
+        items.append(Text(cx, cy + (1.2 if sides != 4 else 1.6), die.face, 6, bold=True, align="center",
+                          id=f"{key}.face"))
     return items
 
 
@@ -127,7 +131,7 @@ def _dice(x: float, y: float, w: float, doc: RollAndFightBoard, ink: bool) -> li
     for i, die in enumerate(doc.content.dice):
         tx = x + i * (tw + gap)
         items += [Box(tx, y + 5, tw, 21, Style(width=0.3, fill=fill), id=f"dice.{die.id}", radius=1.5),
-                  *_silhouette(die.sides, tx + tw / 2, y + 9.5, 2.8, f"dice.{die.id}.shape"),
+                  *_silhouette(die, tx + tw / 2, y + 9.6, 3.1, f"dice.{die.id}.shape"),
                   Text(tx + tw / 2, y + 17, die.name, 10, bold=True, align="center",
                        id=f"dice.{die.id}.name"),
                   Text(tx + tw / 2, y + 20.5, f"{die.sides} sides", 6.5, align="center",

@@ -1,5 +1,7 @@
-"""Rollers: the game board (the 1s to 5s sections, points circles and a dice reference)."""
+"""Rollers: the game board, the STAR and ZAP dice, chips and board markers."""
 
 KINDS = {
     "rollers-board": "sheetgen.games.rollers.board",
+    "rollers-dice": "sheetgen.games.rollers.dice",
+    "rollers-chips": "sheetgen.games.rollers.chips",
 }

@@ -1,0 +1,79 @@
+"""Rollers chips and board markers to punch out: round chips by value (purple 5, white 1) and
+markers in one colour and icon per player, counted as the rulebook's box holds them."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from ...kinds import Kind, Options
+from ...model import HEX, Colour, IconName, Ident, LayoutFile, Strict, unique_ids
+from ...pieces import Piece, PieceLayout, cut_circle, pack
+from ...scene import Circle, Icon, Item, Page, Style, Text
+from ...widgets import tint
+
+
+class ChipKind(Strict):
+    id: Ident
+    value: int = Field(ge=1, le=100)
+    count: int = Field(ge=1, le=200, description="in the box: per player x players")
+    colour: Colour = Field(pattern=HEX)
+    ring: Colour = Field("#000000", pattern=HEX, description="the dashed ring and the value")
+
+
+class MarkerSet(Strict):
+    id: Ident
+    name: str = Field(min_length=1, max_length=7, description="printed on each marker, in capitals")
+    colour: Colour = Field(pattern=HEX)
+    icon: IconName
+
+
+class ChipContent(Strict):
+    chip: float = Field(22.0, ge=15, le=40, description="chip diameter, mm")
+    marker: float = Field(13.0, ge=10, le=16, description="marker diameter, mm (board spaces are 17)")
+    markers_each: int = Field(15, ge=1, le=30, description="markers per player colour")
+    chips: list[ChipKind] = Field(min_length=1)
+    markers: list[MarkerSet] = Field(min_length=1)
+    how: str = Field(min_length=1, description="page heading of the chips")
+    how_markers: str = Field(min_length=1, description="page heading of the markers")
+
+    @model_validator(mode="after")
+    def _ids(self):
+        unique_ids(self.chips, "chip")
+        unique_ids(self.markers, "marker set")
+        return self
+
+
+class ChipSheet(LayoutFile):
+    content: ChipContent
+    layout: PieceLayout = PieceLayout()
+
+
+def chip(c: ChipKind, d: float, ink: bool, n: int) -> Piece:
+    r = d / 2
+    items: list[Item] = [Circle(r, r, r, Style(stroke=None, fill="#ffffff" if ink else c.colour)),
+                         Circle(r, r, r * 0.72, Style(stroke="#000000" if ink else c.ring, width=0.35,
+                                                      dash=(1.0, 0.7))),
+                         Text(r, r + d * 0.17, str(c.value), d * 1.25, bold=True, align="center",
+                              color="#000000" if ink else c.ring, id=f"chip.{c.id}.{n}")]
+    return Piece(d, d, tuple(items + cut_circle(r, r, r)), id=f"chip.{c.id}.{n}")
+
+
+def marker(m: MarkerSet, d: float, ink: bool, n: int) -> Piece:
+    r = d / 2
+    items: list[Item] = [Circle(r, r, r, Style(stroke=None, fill="#ffffff" if ink else tint(m.colour, 0.45))),
+                         Icon(m.icon, r, r - d * 0.1, d * 0.5, fill=m.colour, mono=ink),
+                         Text(r, d - d * 0.12, m.name, 6, bold=True, align="center",
+                              id=f"marker.{m.id}.{n}")]
+    return Piece(d, d, tuple(items + cut_circle(r, r, r)), id=f"marker.{m.id}.{n}")
+
+
+def pages(doc: ChipSheet, opts: Options) -> list[Page]:
+    c, lay = doc.content, doc.layout
+    ink, copies = lay.ink_saver, max(1, opts.copies)
+    pieces = [chip(k, c.chip, ink, n + 1) for k in c.chips for n in range(k.count * copies)]
+    first = len(pieces)
+    pieces += [marker(m, c.marker, ink, n + 1) for m in c.markers for n in range(c.markers_each * copies)]
+    return pack(pieces, lay, doc.title, c.how, breaks={first: c.how_markers})
+
+
+KIND = Kind("rollers-chips", ChipSheet, pages, product="rollers")
