@@ -63,7 +63,9 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            game: Optional[str] = typer.Option(None, "--game", help="one game's rules cards"),
            bleed: Optional[float] = typer.Option(None, "--bleed", min=0, max=6, help="card bleed, mm"),
            back_offset: str = typer.Option("0,0", "--back-offset", help="X,Y mm shift of card backs"),
-           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only")):
+           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only"),
+           tiles: bool = typer.Option(False, "--tiles", help="a poster (game mat) as tiles to glue"),
+           poster: Optional[str] = typer.Option(None, "--poster", help="a poster as one page: a1, a2, a3")):
     """Render one layout to PDF."""
     if per_page not in (None, 1, 2, 4):
         raise SheetgenError(f"--per-page {per_page} is not allowed", fix="use 1, 2 or 4")
@@ -73,7 +75,8 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
         raise SheetgenError(f"--back-offset '{back_offset}' is not X,Y", fix="write e.g. 0.5,-0.3") from None
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
-                   back_offset=(bx, by), backs=not no_backs)
+                   back_offset=(bx, by), backs=not no_backs,
+                   extra={k: v for k, v in (("tiles", tiles), ("poster", poster)) if v})
     built = api.render(layout, out, opts)
     typer.echo(str(built))
 
