@@ -129,9 +129,9 @@ def tile_pages(poster: list[Item], width: float, height: float, lay, title: str)
         if t.row < g.rows - 1:
             items += _strip(px, py + wh - o, ww, o, False, f"tile.{t.name}.glue.bottom")
         if t.col > 0:
-            items.append(Line(((px, py - 1.5), (px, py + wh)), CUT, id=f"tile.{t.name}.cut.left"))
+            items.append(Line(((px, py), (px, py + wh)), CUT, id=f"tile.{t.name}.cut.left"))
         if t.row > 0:
-            items.append(Line(((px - 1.5, py), (px + ww, py)), CUT, id=f"tile.{t.name}.cut.top"))
+            items.append(Line(((px, py), (px + ww, py)), CUT, id=f"tile.{t.name}.cut.top"))
         for cid, x, y in crosses(g, t):
             items += _cross(px + x - t.x, py + y - t.y, cid)
         items += _label(g, t, lay.margin, lay.header, ww)
