@@ -114,7 +114,8 @@ class MatContent(Strict):
 
 
 def disagreements(path: list[Space], deck) -> list[str]:
-    """What the deck shows that the path lacks, one line each (empty: they agree)."""
+    """What the deck shows that the path lacks (and candies the deck does not know), one line
+    each; empty when they agree."""
     out = []
     candies = {c.id for c in deck.content.candies}
     on_path = {s.candy for s in path if s.candy} | {s.character for s in path if s.character}
@@ -122,11 +123,16 @@ def disagreements(path: list[Space], deck) -> list[str]:
         if s.candy and s.candy not in candies:
             out.append(f"the path shows candy '{s.candy}', which the deck does not have; "
                        f"use one of: {', '.join(sorted(candies))}")
+    named: dict[str, list[str]] = {}
     for card in deck.content.cards:
-        for c in [*card.candies, *([card.character] if card.character else [])]:
-            if c not in on_path:
-                out.append(f"the deck's {card.count} '{card.id}' cards name '{c}', but no space "
-                           f"on the path shows it; add a space with {c} to the path")
+        for c in dict.fromkeys([*card.candies, *([card.character] if card.character else [])]):
+            named.setdefault(c, []).append(card.id)
+    for c, cards in named.items():
+        if c not in on_path:
+            key = "character" if c not in candies else "candy"
+            out.append(f"no space on the path shows {key} '{c}', which {len(cards)} kinds of Dash N "
+                       f"Bash card show ({', '.join(cards[:3])}{' …' if len(cards) > 3 else ''}); "
+                       f"add a space {{{key}: {c}}} to the path")
     return out
 
 
@@ -160,6 +166,9 @@ class Track:
 
     def shows(self, i: int, candy: str) -> bool:
         return self.kinds[i] == candy
+
+    def character(self, i: int) -> bool:
+        return i > 0 and self.kinds[i] not in self.candies
 
     def where(self, name: str) -> list[int]:
         return [i for i, k in enumerate(self.kinds) if k == name]
