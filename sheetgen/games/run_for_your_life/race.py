@@ -43,7 +43,7 @@ class Game:
     fwd: tuple  # fwd[candy][space]: next space ahead showing that candy, or -1
     bwd: tuple
     places: dict  # character id -> its spaces
-    treat: int | None = None  # the candy circled at setup: its single cards give a Special Treat
+    treat: int | None = None  # the candy circled at setup: moving with a card showing it draws a Treat
     table: tuple = ()  # table[card][space]: moves(), or jumps() for character and cage cards
 
     @property
@@ -300,6 +300,8 @@ class State:
         if not self.alive[p]:
             self.todo = []
             return
+        if self.pos[p] == 0:  # Candy Keep is safe: everyone starts there
+            return
         here = [q for q in range(self.n) if q != p and self.alive[q] and self.pos[q] == self.pos[p]]
         self._offer_attacks(here)
 
@@ -327,7 +329,7 @@ class State:
         p = self.current
         card = self.g.cards[i]
         x = self.pos[p]
-        if self.g.treat is not None and card.candies == (self.g.treat,):
+        if self.g.treat in card.candies:
             self.treat_draws += 1
         word = "move" if card.kind in ("single", "double") else "jump"
         opts = [(word, y) for y in self.g.table[i][x]]
@@ -440,6 +442,8 @@ class State:
         c = self.cage
         self.pos[q] = c["space"]
         self.landings[c["space"]] += 1
+        if c["space"] > self.g.track.bursts[0]:
+            self.beyond_cage[q] = True
         c["members"].append(q)
         c["members"].sort()
 
@@ -451,6 +455,9 @@ class State:
             self._close_cage()
             return
         f = c["turn"]
+        if f not in members:
+            later = [q for q in members if q > f]
+            f = c["turn"] = later[0] if later else members[0]
         foes = [q for q in members if q != f]
         if len(members) >= 3:
             self._ask(f, [("target", q) for q in foes], lambda a: self._cage_draw(f, a[1]))
