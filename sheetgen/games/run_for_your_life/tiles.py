@@ -42,6 +42,11 @@ class Grid:
     rows: int
     cols: int
     overlap: float
+    poster: tuple[float, float]
+
+    def extent(self, t: Tile) -> tuple[float, float]:
+        """The part of tile t's window the poster covers (the last row and column are short)."""
+        return min(self.window[0], self.poster[0] - t.x), min(self.window[1], self.poster[1] - t.y)
 
     def step(self) -> tuple[float, float]:
         return self.window[0] - self.overlap, self.window[1] - self.overlap
@@ -60,7 +65,7 @@ def grid(width: float, height: float, paper: str, margin: float, header: float, 
         ww, wh = pw - 2 * margin, ph - 2 * margin - header
         cols = max(1, math.ceil((width - overlap) / (ww - overlap)))
         rows = max(1, math.ceil((height - overlap) / (wh - overlap)))
-        g = Grid((pw, ph), (ww, wh), rows, cols, overlap)
+        g = Grid((pw, ph), (ww, wh), rows, cols, overlap, (width, height))
         if best is None or rows * cols < best.rows * best.cols:
             best = g
     return best
@@ -70,7 +75,7 @@ def crosses(g: Grid, t: Tile) -> list[tuple[str, float, float]]:
     """(id, poster x, poster y) of the alignment crosses on tile t: two in the middle of every
     overlap strip it shares with a neighbour (the same ids and points on both tiles)."""
     sx, sy = g.step()
-    ww, wh = g.window
+    ww, wh = g.extent(t)
     o = g.overlap
     out = []
     for c in (t.col - 1, t.col):  # vertical seams between columns c and c + 1
@@ -115,12 +120,12 @@ def _map(g: Grid, x: float, y: float, cell: float, mark: tuple[int, int] | None)
 
 def tile_pages(poster: list[Item], width: float, height: float, lay, title: str) -> list[Page]:
     g = grid(width, height, lay.paper, lay.margin, lay.header, lay.overlap)
-    ww, wh = g.window
     o = g.overlap
     pages = [assembly_map(g, width, height, lay.margin, title)]
     body = tuple(poster)
     for t in g.tiles(lay.margin, lay.header):
         px, py = t.page_x, t.page_y
+        ww, wh = g.extent(t)
         items: list[Item] = [Group((Group(body, form=FORM),), px - t.x, py - t.y,
                                    clip=(t.x, t.y, ww, wh))]
         items.append(Box(px, py, ww, wh, Style(stroke="#bbbbbb", width=0.2), id=f"tile.{t.name}.window"))
@@ -134,7 +139,7 @@ def tile_pages(poster: list[Item], width: float, height: float, lay, title: str)
             items.append(Line(((px, py), (px + ww, py)), CUT, id=f"tile.{t.name}.cut.top"))
         for cid, x, y in crosses(g, t):
             items += _cross(px + x - t.x, py + y - t.y, cid)
-        items += _label(g, t, lay.margin, lay.header, ww)
+        items += _label(g, t, lay.margin, lay.header, g.window[0])
         pages.append(Page(*g.paper, items, label=f"Tile {t.name}"))
     return pages
 
