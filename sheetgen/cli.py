@@ -173,12 +173,14 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
              heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PDF of the sheet shaded by reach"),
              sheet: Optional[int] = typer.Option(None, "--sheet", min=1, help="one sheet of several"),
              paper: Optional[Paper] = PaperOpt,
-             players: Optional[str] = typer.Option(None, "--players", help="game mat: 2-6, 4 or 2,4,6")):
+             players: Optional[str] = typer.Option(None, "--players", help="game mat: 2-6, 4 or 2,4,6"),
+             race_rules: Optional[str] = typer.Option(None, "--race-rules", help="game mat: classic, challenge")):
     """Play a roll-and-write sheet many times: exit 0 if completable, 1 if not, 2 on bad input."""
     from .games.run_for_your_life import race_validate as race
 
     if race.is_race(layout):  # the game mat races meeples instead
-        raise typer.Exit(race.command(layout, games, seed, policy.value, workers, as_json, heatmap, players))
+        raise typer.Exit(race.command(layout, games, seed, policy.value, workers, as_json, heatmap, players,
+                                      race_rules))
     from .validate.command import validate as run_validate
 
     raise typer.Exit(run_validate(layout, games, seed, policy.value, engine.value, workers, as_json,

@@ -212,3 +212,32 @@ def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path):
 def test_bad_players_is_bad_input():
     res = sheetgen("validate", "run-for-your-life-mat", "--players", "7")
     assert res.returncode == 2 and "2 to 6 players" in res.stderr
+
+
+def test_special_edition_border_decides_which_candies_enter_the_finish():
+    mat, deck = load(MAT).doc, load("dash-n-bash").doc
+    g = race.make_game(mat, deck, challenge=True)
+    s = new(g, 2, 56, 0)  # Purple on the Peppermint Swirl
+    s.apply_action(card(g, "single", "hard_candy"))
+    s.apply_action(("move", (57,)))  # the first step into the Danger Zone: the border is drawn
+    for c in ("jujube", "jujube", "gumball"):
+        assert s.is_chance_node() and s.border is None
+        s.apply_action(card(g, "single", c))
+    s.apply_action(card(g, "double", "peppermint", "chocolate"))
+    assert s.border == frozenset(g.candies.index(c) for c in ("jujube", "gumball", "peppermint", "chocolate"))
+    s.apply_action(card(g, "single", "hard_candy"))  # Red moves off the start
+    s.apply_action(("move", (1,)))
+    for _ in range(4):
+        s.apply_action(card(g, "single", "gumball"))  # the Twins, at Purple's turn
+    s.apply_action(card(g, "single", "jujube"))
+    assert s.legal_actions() == [("move", (59,)), ("move", (54,))]
+    s.apply_action(("move", (59,)))
+    s.apply_action(card(g, "single", "candy_corn"))
+    s.apply_action(("move", (6,)))
+    for _ in range(4):
+        s.apply_action(card(g, "single", "chocolate"))
+    s.apply_action(card(g, "single", "candy_corn"))  # the finish's own candy is not in the border
+    assert s.legal_actions() == [("move", (58,))]  # so candy corn only lies behind: move back
+    # a border candy with no space left ahead of it crosses into the finish
+    pep = g.cards[card(g, "single", "peppermint")]
+    assert race.moves(g, 59, pep, s.border) == [(65,), (56,)] and race.moves(g, 59, pep) == [(56,)]

@@ -45,13 +45,15 @@ class Game:
     places: dict  # character id -> its spaces
     treat: int | None = None  # the candy circled at setup: moving with a card showing it draws a Treat
     table: tuple = ()  # table[card][space]: moves(), or jumps() for character and cage cards
+    challenge: bool = False  # the Special Edition Challenge: a drawn border guards the finish
 
     @property
     def candies(self) -> tuple[str, ...]:
         return self.track.candies
 
 
-def make_game(mat: Mat, deck, classic: bool = False, treat: int | None = 0) -> Game:
+def make_game(mat: Mat, deck, classic: bool = False, treat: int | None = 0,
+              challenge: bool = False) -> Game:
     t = track(mat)
     idx = {c: i for i, c in enumerate(t.candies)}
     cards, counts = [], []
@@ -79,14 +81,23 @@ def make_game(mat: Mat, deck, classic: bool = False, treat: int | None = 0) -> G
              treat)
     table = tuple(tuple(tuple(moves(g, x, c) if c.kind in ("single", "double") else jumps(g, x, c))
                         for x in range(n)) for c in cards)
-    return replace(g, table=table)
+    return replace(g, table=table, challenge=challenge)
 
 
-def step(g: Game, x: int, candy: int, forward: bool) -> int:
-    return (g.fwd if forward else g.bwd)[candy][x]
+def step(g: Game, x: int, candy: int, forward: bool, border: frozenset | None = None) -> int:
+    """The next space showing `candy` ahead of (or behind) x, or -1. Once the Special Edition
+    border is drawn, the finish shows the border's candies instead of its own."""
+    y = (g.fwd if forward else g.bwd)[candy][x]
+    if border is not None and forward:
+        finish = g.track.finish
+        if y == finish and candy not in border:
+            y = -1
+        elif y == -1 and candy in border and x < finish:
+            y = finish
+    return y
 
 
-def moves(g: Game, x: int, card: Card) -> list[tuple[int, ...]]:
+def moves(g: Game, x: int, card: Card, border: frozenset | None = None) -> list[tuple[int, ...]]:
     """Every way to move from space x with a candy card: tuples of the spaces stopped on (one, or
     two for a mixed double). A move that reaches the finish ends there. Empty: no legal move.
     (The State reads them from `Game.table`, worked out once.)"""
@@ -96,24 +107,24 @@ def moves(g: Game, x: int, card: Card) -> list[tuple[int, ...]]:
     if card.kind == "single":
         legs = [((a,), d) for d in (True, False)]
         for (c,), d in legs:
-            y = step(g, x, c, d)
+            y = step(g, x, c, d, border)
             if y >= 0 and (y,) not in out:
                 out.append((y,))
         return out
     b = card.candies[1]
     if a == b:
         for d in (True, False):
-            y = step(g, x, a, d)
+            y = step(g, x, a, d, border)
             if y == finish:
                 z = y
             else:
-                z = step(g, y, a, d) if y >= 0 else -1
+                z = step(g, y, a, d, border) if y >= 0 else -1
             if z >= 0 and (z,) not in out:
                 out.append((z,))
         return out
     for first, second in ((a, b), (b, a)):
         for d1 in (True, False):
-            m = step(g, x, first, d1)
+            m = step(g, x, first, d1, border)
             if m < 0:
                 continue
             if m == finish:
@@ -121,7 +132,7 @@ def moves(g: Game, x: int, card: Card) -> list[tuple[int, ...]]:
                     out.append((m,))
                 continue
             for d2 in (True, False):
-                z = step(g, m, second, d2)
+                z = step(g, m, second, d2, border)
                 if z >= 0 and (m, z) not in out:
                     out.append((m, z))
     return out
@@ -183,6 +194,9 @@ class State:
         self.throws = 0
         self.draws = 0
         self.treat_draws = 0
+        self.border: frozenset | None = None  # Special Edition: candies that may enter the finish
+        self.revealed: set[int] = set()
+        self.border_drawn = False
         self._begin_turn()
         self._run()
 
@@ -332,10 +346,26 @@ class State:
         if self.g.treat in card.candies:
             self.treat_draws += 1
         word = "move" if card.kind in ("single", "double") else "jump"
-        opts = [(word, y) for y in self.g.table[i][x]]
+        opts = [(word, y) for y in self._ways(i, x)]
         if not opts:
             raise RuntimeError(f"no legal move from space {x} for card {card}")
         self._ask(p, opts, lambda a: self._moved(p, a))
+
+    def _ways(self, i: int, x: int):
+        card = self.g.cards[i]
+        if self.border is None or card.kind not in ("single", "double"):
+            return self.g.table[i][x]
+        return moves(self.g, x, card, self.border)
+
+    def _border_draw(self) -> None:
+        """Special Edition Challenge: cards are turned up until three different candies show."""
+        def seen(i):
+            self.revealed.update(self.g.cards[i].candies)
+            if len(self.revealed) >= 3:
+                self.border = frozenset(self.revealed)
+            else:
+                self.todo.insert(0, self._border_draw)
+        self._draw(seen)
 
     def _moved(self, p: int, a) -> None:
         x = self.pos[p]
@@ -372,6 +402,9 @@ class State:
         self.landings[y] += 1
         if y > t.bursts[0]:
             self.beyond_cage[p] = True
+        if self.g.challenge and not self.border_drawn and y >= t.zone:
+            self.border_drawn = True
+            self.todo.insert(0, self._border_draw)
         return y
 
     def _early(self, p: int) -> bool:
@@ -486,7 +519,7 @@ class State:
     def _release(self, f: int, i: int) -> None:
         if not self.alive[f] or f not in self.cage["members"]:
             return
-        opts = [("release", stops) for stops in self.g.table[i][self.cage["space"]]]
+        opts = [("release", stops) for stops in self._ways(i, self.cage["space"])]
         self._ask(f, opts, lambda a: self._released(f, a[1]))
 
     def _released(self, f: int, stops: tuple[int, ...]) -> None:

@@ -57,9 +57,9 @@ def _load(path: str):
 
 
 @lru_cache(maxsize=8)
-def game_of(path: str, classic: bool = False):
+def game_of(path: str, classic: bool = False, challenge: bool = False):
     mat, deck = _load(path)
-    return make_game(mat, deck, classic)
+    return make_game(mat, deck, classic, challenge=challenge)
 
 
 def legality(path: str) -> list[str]:
@@ -125,8 +125,9 @@ def play(g, players: int, policy: str, seed: int, cap: int = TURN_CAP) -> State:
     return s
 
 
-def batch(path: str, players: int, policy: str, seed: int, b: int, games: int, classic: bool) -> Tally:
-    g = game_of(path, classic)
+def batch(path: str, players: int, policy: str, seed: int, b: int, games: int, classic: bool,
+          challenge: bool) -> Tally:
+    g = game_of(path, classic, challenge)
     ss = np.random.SeedSequence(seed, spawn_key=(players, list(POLICIES).index(policy), b))
     seeds = np.random.default_rng(ss).integers(0, 2**62, size=games)
     t = Tally(landings=[0] * len(g.track.kinds))
@@ -154,19 +155,19 @@ def _job(args) -> Tally:
 
 
 def run(path: str, games: int, seed: int, players: list[int], policies: list[str],
-        workers: int | None = None, classic: bool = False) -> dict:
+        workers: int | None = None, classic: bool = False, challenge: bool = False) -> dict:
     """The report as a dict (what --json prints)."""
     faults = legality(path)
     report: dict = {"layout": path, "games": games, "seed": seed, "batch": BATCH, "turn_cap": TURN_CAP,
-                    "classic": classic, "legal_moves": not faults, "faults": list(faults), "runs": []}
+                    "classic": classic, "challenge": challenge, "legal_moves": not faults, "faults": list(faults), "runs": []}
     if faults:
         return report
-    g = game_of(path, classic)
+    g = game_of(path, classic, challenge)
     jobs, keys = [], []
     for n in players:
         for pol in policies:
             for b, start in enumerate(range(0, games, BATCH)):
-                jobs.append((path, n, pol, seed, b, min(BATCH, games - start), classic))
+                jobs.append((path, n, pol, seed, b, min(BATCH, games - start), classic, challenge))
                 keys.append((n, pol))
     if (workers or 1) > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -227,7 +228,9 @@ def heatmap(path: str, report: dict, out: Path) -> Path:
 
 
 def show(report: dict) -> str:
-    lines = [f"{report['layout']}: {'every card has a legal move from every space' if report['legal_moves'] else 'FAULTS'}"]
+    rules = [r for r in RULES if report.get(r)] or ["basic"]
+    lines = [f"{report['layout']} ({' + '.join(rules)} rules): "
+             f"{'every card has a legal move from every space' if report['legal_moves'] else 'FAULTS'}"]
     for r in report["runs"]:
         lines.append(f"{r['players']} players, {r['policy']:>6}: {r['games']} games, escape "
                      f"{r['escape_share']:.1%} / trophies {r['trophy_share']:.1%}, turns mean "
@@ -241,18 +244,27 @@ def show(report: dict) -> str:
     return "\n".join(lines)
 
 
+RULES = ("classic", "challenge")
+
+
 def command(layout: str, games: int, seed: int, policy: str, workers: int | None, as_json: bool,
-            heatmap_path: Path | None, players: str | None) -> int:
-    """What `sheetgen validate <mat>` does; returns the exit status."""
+            heatmap_path: Path | None, players: str | None, rules: str | None = None) -> int:
+    """What `sheetgen validate <mat>` does; returns the exit status. `rules`: none, or
+    'classic' (6 boxes a part), 'challenge' (Special Edition border) or both, comma-separated."""
     import os
 
     from ...kinds import resolve
+
+    chosen = [r for r in (rules or "").split(",") if r]
+    if any(r not in RULES for r in chosen):
+        raise SheetgenError(f"--race-rules {rules} is not understood", fix="use classic, challenge or classic,challenge")
 
     if policy not in ("all", *POLICIES):
         raise SheetgenError(f"--policy {policy} does not race", fix="use random, greedy or all")
     policies = list(POLICIES) if policy == "all" else [policy]
     path = str(resolve(layout))
-    report = run(path, games, seed, parse_players(players), policies, workers or os.cpu_count())
+    report = run(path, games, seed, parse_players(players), policies, workers or os.cpu_count(),
+                 "classic" in chosen, "challenge" in chosen)
     if heatmap_path and report["runs"]:
         heatmap(path, report, heatmap_path)
     print(json.dumps(report, sort_keys=True) if as_json else show(report))
