@@ -133,6 +133,8 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            bleed: Optional[float] = typer.Option(None, "--bleed", min=0, max=6, help="card bleed, mm"),
            back_offset: str = typer.Option("0,0", "--back-offset", help="X,Y mm shift of card backs"),
            no_backs: bool = typer.Option(False, "--no-backs", help="fronts only"),
+           tiles: bool = typer.Option(False, "--tiles", help="a poster (game mat) as tiles to glue"),
+           poster: Optional[str] = typer.Option(None, "--poster", help="a poster as one page: a1, a2, a3"),
            as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """Render one layout to PDF (--out - writes it to stdout)."""
     if per_page not in (None, 1, 2, 4):
@@ -140,7 +142,8 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
     bx, by = parse_offset(back_offset)
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
-                   back_offset=(bx, by), backs=not no_backs)
+                   back_offset=(bx, by), backs=not no_backs,
+                   extra={k: v for k, v in (("tiles", tiles), ("poster", poster)) if v})
     built = api.render(layout, out, opts)
     report(built, as_json, to_stderr=str(out) == "-")
 
@@ -305,8 +308,15 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
              as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),
              heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PDF of the sheet shaded by reach"),
              sheet: Optional[int] = typer.Option(None, "--sheet", min=1, help="one sheet of several"),
-             paper: Optional[Paper] = PaperOpt):
+             paper: Optional[Paper] = PaperOpt,
+             players: Optional[str] = typer.Option(None, "--players", help="game mat: 2-6, 4 or 2,4,6"),
+             race_rules: Optional[str] = typer.Option(None, "--race-rules", help="game mat: classic, challenge")):
     """Play a roll-and-write sheet many times: exit 0 if completable, 1 if not, 2 on bad input."""
+    from .games.run_for_your_life import race_validate as race
+
+    if race.is_race(layout):  # the game mat races meeples instead
+        raise typer.Exit(race.command(layout, games, seed, policy.value, workers, as_json, heatmap, players,
+                                      race_rules))
     from .validate.command import validate as run_validate
 
     raise typer.Exit(run_validate(layout, games, seed, policy.value, engine.value, workers, as_json,

@@ -1,0 +1,113 @@
+"""Gingerbread meeples: fold-over standees, one per player colour, each with its own icon.
+
+Each is cut out along its solid outline: front and back side by side with a base tab under
+each. Fold down the middle so front and back meet, glue them, and bend the two tabs out opposite
+ways: the meeple stands on them.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from ...kinds import Kind, Options
+from ...model import HEX, Colour, Ident, IconName, LayoutFile, PageSetup, Strict, unique_ids
+from ...paper import page_size
+from ...scene import Box, Circle, Group, Icon, Item, Line, Page, Style, Text
+
+CUT = Style(stroke="#000000", width=0.35)
+FOLD = Style(stroke="#555555", width=0.3, dash=(1.2, 1.2))
+# Left half of the cookie, x in figure widths from the centre line, y in heights from the top.
+HALF = ((-0.10, 0.30), (-0.42, 0.34), (-0.50, 0.42), (-0.44, 0.50), (-0.20, 0.50), (-0.24, 0.70),
+        (-0.40, 0.90), (-0.34, 0.99), (-0.16, 0.99), (0.0, 0.80))
+
+
+class Meeple(Strict):
+    id: Ident
+    name: str = Field(min_length=1, description="the colour's name, printed under the cookie")
+    colour: Colour = Field(pattern=HEX)
+    icon: IconName
+
+
+class MeepleContent(Strict):
+    meeples: list[Meeple] = Field(min_length=2, max_length=6)
+    spares: int = Field(6, ge=0, le=6, description="a second row: spares in the same colours")
+    how: str = ("Cut along the solid lines. Fold down the middle and glue front to back; fold the "
+                "base tabs along the dashed line, out opposite ways, to stand.")
+
+    @model_validator(mode="after")
+    def _unique(self):
+        unique_ids(self.meeples, "meeple")
+        if len({m.icon for m in self.meeples}) != len(self.meeples):
+            raise ValueError("give every meeple its own icon, so colours never have to be told apart")
+        return self
+
+
+class MeepleLayout(PageSetup):
+    width: float = Field(28.0, ge=18.0, le=40.0, description="standee width, mm")
+    height: float = Field(36.0, ge=24.0, le=50.0, description="front (and back) panel height, mm")
+    tab: float = Field(12.0, ge=8.0, le=20.0, description="base tab depth, mm")
+
+
+class Meeples(LayoutFile):
+    content: MeepleContent
+    layout: MeepleLayout = MeepleLayout()
+
+
+def cookie(m: Meeple, w: float, h: float, ink: bool, id: str) -> list[Item]:
+    """The gingerbread figure in a w x h panel, upright, its icon on a white belly."""
+    pts = [(w / 2 + x * w, y * h) for x, y in HALF]
+    pts += [(w - px, py) for px, py in reversed(pts[:-1])]
+    fill = "#ffffff" if ink else m.colour
+    head = Circle(w / 2, 0.17 * h, 0.15 * h, Style(width=0.35, fill=fill))
+    items: list[Item] = [Line(tuple(pts), Style(width=0.35, fill=fill), closed=True, id=id), head,
+                         Circle(w / 2 - 0.05 * h, 0.15 * h, 0.022 * h, Style(stroke=None, fill="#000000")),
+                         Circle(w / 2 + 0.05 * h, 0.15 * h, 0.022 * h, Style(stroke=None, fill="#000000")),
+                         Circle(w / 2, 0.58 * h, 0.15 * h, Style(width=0.3, fill="#ffffff")),
+                         Icon(m.icon, w / 2, 0.58 * h, 0.24 * h, mono=True, id=f"{id}.icon")]
+    return items
+
+
+def standee(m: Meeple, lay: MeepleLayout, key: str) -> list[Item]:
+    """One piece: front and back side by side (fold between them), a base tab under each, cut
+    apart so the two tabs bend out opposite ways. Icons are left-right symmetric, so the back,
+    seen from behind, shows the same icon."""
+    w, h, t = lay.width, lay.height, lay.tab
+    front = tuple(cookie(m, w, h, lay.ink_saver, f"{key}.front"))
+    items: list[Item] = [Box(0, 0, 2 * w, h + t, CUT, id=f"{key}.outline"),
+                         Group(front, 0, 0, id=f"{key}.front"),
+                         Group(tuple(cookie(m, w, h, lay.ink_saver, f"{key}.back")), w, 0,
+                               id=f"{key}.back"),
+                         Line(((w, 0), (w, h)), FOLD, id=f"{key}.fold.middle"),
+                         Line(((0, h), (2 * w, h)), FOLD, id=f"{key}.fold.base"),
+                         Line(((w, h), (w, h + t)), CUT, id=f"{key}.cut.tabs")]
+    for x in (0, w):
+        items.append(Text(x + w / 2, h + t / 2 + 1, f"{m.name} base", 6.5, align="center",
+                          color="#444444"))
+    return items
+
+
+def pages(doc: Meeples, opts: Options) -> list[Page]:
+    lay = doc.layout
+    W, H = page_size(lay.paper, lay.orientation)
+    m = lay.margin
+    c = doc.content
+    page = Page(W, H, label=doc.title)
+    page.add(Text(m, m + 6, doc.title, 14, bold=True, id="title"),
+             Text(m, m + 12, c.how, 8, id="how"))
+    per_row = max(1, int((W - 2 * m) // (2 * lay.width + 4)))
+    pitch = (W - 2 * m) / per_row
+    y = m + 18
+    for what, group in (("meeple", c.meeples), ("spare", c.meeples[:c.spares])):
+        if what == "spare" and group:
+            y += 4
+            page.add(Text(m, y - 2, "Spares, in case one gets lost or torn:", 8, bold=True, id="spares"))
+        for k, mp in enumerate(group):
+            if k and k % per_row == 0:
+                y += lay.height + lay.tab + 8
+            x = m + k % per_row * pitch + (pitch - 2 * lay.width) / 2
+            page.add(Group(tuple(standee(mp, lay, f"{what}.{mp.id}")), x, y))
+        y += lay.height + lay.tab + 8
+    return [page]
+
+
+KIND = Kind("gingerbread-meeples", Meeples, pages, product="run-for-your-life")
