@@ -181,7 +181,8 @@ class Drawer:
 
     def _icon(self, i: Icon, dx, dy):
         self.c.setDash([])
-        draw_icon(self.c, i.name, self.X(i.cx + dx), self.Y(i.cy + dy), i.size, i.fill, i.mono)
+        draw_icon(self.c, i.name, self.X(i.cx + dx), self.Y(i.cy + dy), i.size, i.fill, i.mono,
+                  i.rotate)
 
     def _qr(self, q: QR, dx, dy):
         m = qr_matrix(q.data)

@@ -1,0 +1,53 @@
+"""Issue 19's print defects, checked on the PDFs and scenes: one title size per Dash N Bash deck,
+Special Treat text right under its divider, the lower lollipop of a card back turned over."""
+
+from __future__ import annotations
+
+import pdfplumber
+import pytest
+
+from sheetgen import api
+from sheetgen.kinds import Options, load, render_pages
+from sheetgen.scene import Icon, walk
+
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("decks")
+    return {n: api.render(n, tmp / f"{n}.pdf").path
+            for n in ("dash-n-bash", "special-treat-cards")}
+
+
+def test_dash_n_bash_titles_share_one_size(decks):
+    with pdfplumber.open(decks["dash-n-bash"]) as pdf:
+        sizes = {round(w["size"], 2) for page in pdf.pages[0::2]
+                 for w in page.extract_words(extra_attrs=["size", "fontname"])
+                 if w["fontname"].endswith("Lato-Bold") and w["text"] != "Attacking?"}
+        text = " ".join(p.extract_text() for p in pdf.pages[0::2])
+    assert "Peppermint Swirl + Gumball" in text  # the longest title is there, in full
+    assert len(sizes) == 1 and 9.5 <= sizes.pop() <= 12.5
+
+
+def test_special_treat_text_starts_under_the_divider(decks):
+    with pdfplumber.open(decks["special-treat-cards"]) as pdf:
+        gaps = []
+        for page in pdf.pages[0::2]:
+            words = page.extract_words()
+            for ln in page.lines:
+                if abs(ln["top"] - ln["bottom"]) > 0.01 or abs(ln["linewidth"] - 0.25 * MM) > 0.01:
+                    continue
+                below = [w["top"] for w in words if ln["x0"] - 1 <= w["x0"] <= ln["x1"]
+                         and w["top"] > ln["top"]]
+                gaps.append((min(below) - ln["top"]) / MM)
+    assert len(gaps) == 44 and max(gaps) < 4.0, max(gaps)
+
+
+def test_the_lower_icon_of_a_card_back_is_upside_down():
+    pages = render_pages(load("special-treat-cards"), Options())
+    cards = [g for g in pages[1].items[0].items if g.id.endswith(".back")]
+    assert len(cards) == 8
+    for card in cards:
+        icons = sorted((it.cy, it.rotate) for it, _, _ in walk(card.items) if isinstance(it, Icon))
+        assert [r for _, r in icons] == [0.0, 180.0]  # upper upright, lower turned over
