@@ -51,3 +51,38 @@ def test_the_lower_icon_of_a_card_back_is_upside_down():
     for card in cards:
         icons = sorted((it.cy, it.rotate) for it, _, _ in walk(card.items) if isinstance(it, Icon))
         assert [r for _, r in icons] == [0.0, 180.0]  # upper upright, lower turned over
+
+
+def test_lint_catches_text_touching_another_element():
+    from sheetgen.lint import problems
+    from sheetgen.scene import Box, Circle, Page, Text
+
+    page = Page(210, 297)
+    page.add(Box(20, 20, 30, 10), Text(22, 27, "inside its box", 8))  # a label: fine
+    page.add(Text(60, 50, "runs into the circle", 8, id="t"), Circle(85, 49, 3, id="c"))
+    assert [p for p in problems(page) if "touches" in p] == ["t: text touches c at (82.0,47.9)"]
+    page.items[-1] = Circle(95, 49, 3, id="c")  # clear of the text
+    assert not [p for p in problems(page) if "touches" in p]
+
+
+@pytest.mark.parametrize("name", ["haunt-the-block", "haunt-the-block-letter"])
+def test_haunt_the_block_stars_and_children(name):
+    from sheetgen.lint import problems
+
+    loaded = load(name)
+    c = loaded.doc.content
+    page = render_pages(loaded, Options())[0]
+    assert not problems(page, loaded.doc.layout.margin)  # the subtitle clears the Boo-nus pumpkin
+    ids = {it.id: it for it, _, _ in walk(page.items) if it.id}
+    earnable = c.start_stars + len(c.thresholds) + sum(k.power == "star" for k in c.children)
+    stars = [i for i in ids if i.startswith("stars.") and i[6:].isdigit()]
+    assert earnable == 8 and len(stars) == 8
+    named = {ids[f"path.{n + 1}.child"].text for n, sp in enumerate(c.path) if sp.child}
+    assert named == {k.name for k in c.children}  # every child space shows its child
+
+
+def test_haunt_the_block_rejects_too_few_star_circles(tmp_path):
+    from conftest import edit_error
+
+    err = edit_error(tmp_path, "haunt-the-block", "  stars: 8", "  stars: 6")
+    assert "stars is 6 but 8 can be earned" in err and "stars: 8" in err
