@@ -86,3 +86,31 @@ def test_haunt_the_block_rejects_too_few_star_circles(tmp_path):
 
     err = edit_error(tmp_path, "haunt-the-block", "  stars: 8", "  stars: 6")
     assert "stars is 6 but 8 can be earned" in err and "stars: 8" in err
+
+
+def _texts(name: str) -> str:
+    from sheetgen.games.rules_cards.model import plain
+    from sheetgen.scene import Para, Text
+
+    page = render_pages(load(name), Options())[0]
+    return " ".join(plain(it.markup) if isinstance(it, Para) else it.text
+                    for it, _, _ in walk(page.items) if isinstance(it, (Para, Text)))
+
+
+def test_tricky_treats_sheet_says_one_thing_about_stars_and_rewards():
+    text = _texts("tricky-treats")
+    assert text.count("Star:") == 1 and "Star: cross out any box under a child who is not scared" in text
+    assert "Doubles: cross out any box under a child who is not scared" in text
+    assert "as many checks as its number" not in text and "reach its needs number" in text
+
+
+def test_rollers_board_reminder_comes_from_the_rules_cards():
+    from sheetgen.games.rules_cards.source import summary
+    from sheetgen.scene import Para
+
+    page = render_pages(load("rollers-board"), Options())[0]
+    reminders = {it.id: it.markup for it, _, _ in walk(page.items)
+                 if isinstance(it, Para) and it.id.endswith(".collect")}
+    assert len(reminders) == 5
+    assert reminders["section.3.collect"] == summary("rollers", n=3, chips="3 chips")[0]
+    assert all("has not closed" in m and "still open" not in m for m in reminders.values())
