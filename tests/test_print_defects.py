@@ -114,3 +114,28 @@ def test_rollers_board_reminder_comes_from_the_rules_cards():
     assert len(reminders) == 5
     assert reminders["section.3.collect"] == summary("rollers", n=3, chips="3 chips")[0]
     assert all("has not closed" in m and "still open" not in m for m in reminders.values())
+
+
+def test_status_sheet_parts_have_tear_lines_and_light_extended_boxes():
+    from sheetgen.lint import bounds
+    from sheetgen.scene import Box, Circle
+
+    page = render_pages(load("gingerbread-status"), Options(per_page=1))[0]
+    found = {it.id: (it, bounds(it, dx, dy)) for it, dx, dy in walk(page.items) if it.id}
+    parts = ["head", "body", "left_arm", "right_arm", "left_leg", "right_leg"]
+    tears = []
+    for p in parts:
+        part, pb = found[f"part.{p}"]
+        tear, tb = found[f"part.{p}.tear"]
+        assert tear.style.dash and tb[0] < pb[0] and tb[1] < pb[1] and tb[2] > pb[2] and tb[3] > pb[3]
+        # a cookie, not rectangles: a round head, rounded limbs and body
+        assert isinstance(part, Circle) if p == "head" else (isinstance(part, Box) and part.radius >= 7)
+        tears.append(tb)
+    for i, a in enumerate(tears):  # every part tears off on its own: no two tear lines cross
+        for b in tears[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    ext = [it for it, _ in found.values() if it.id.startswith("part.") and it.id.endswith(".extended")]
+    assert len(ext) == 12
+    for box in ext:
+        grey = int(box.style.fill[1:3], 16) / 255
+        assert grey >= 0.85 and box.style.dash  # pencil shows on it; a pattern, not colour alone
