@@ -11,6 +11,7 @@ from pydantic.json_schema import models_json_schema
 
 from .draw import write_pdf
 from .kinds import KINDS, Loaded, Options, kind, known_layouts, load, render_pages
+from .output_hooks import hooks_for
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
     loaded = load(ref, opts)
     pages = render_pages(loaded, opts)
     path = Path(out) if out else Path("output") / f"{loaded.name}.pdf"
-    write_pdf(pages, path, loaded.doc.title)
+    write_pdf(pages, path, loaded.doc.title, hooks=hooks_for(loaded.kind.name, opts))
     return Built(path, len(pages), path.stat().st_size, time.perf_counter() - t0)
 
 

@@ -63,7 +63,11 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            game: Optional[str] = typer.Option(None, "--game", help="one game's rules cards"),
            bleed: Optional[float] = typer.Option(None, "--bleed", min=0, max=6, help="card bleed, mm"),
            back_offset: str = typer.Option("0,0", "--back-offset", help="X,Y mm shift of card backs"),
-           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only")):
+           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only"),
+           fillable: bool = typer.Option(False, "--fillable", help="form fields to play on a screen"),
+           print_shop: bool = typer.Option(False, "--print-shop", help="CMYK, PDF/X-4 boxes and intent"),
+           pod: bool = typer.Option(False, "--print-on-demand",
+                                    help="cards: one per page at trim + 3.175 mm bleed")):
     """Render one layout to PDF."""
     if per_page not in (None, 1, 2, 4):
         raise SheetgenError(f"--per-page {per_page} is not allowed", fix="use 1, 2 or 4")
@@ -73,7 +77,8 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
         raise SheetgenError(f"--back-offset '{back_offset}' is not X,Y", fix="write e.g. 0.5,-0.3") from None
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
-                   back_offset=(bx, by), backs=not no_backs)
+                   back_offset=(bx, by), backs=not no_backs,
+                   extra={"fillable": fillable, "print_shop": print_shop, "pod": pod})
     built = api.render(layout, out, opts)
     typer.echo(str(built))
 
