@@ -17,6 +17,7 @@ from .kinds import (KINDS, Loaded, Options, check_options, kind, known_layouts, 
                     render_pages, resolve)
 from .layout import load_raw
 from .output import is_stdout, write_atomic
+from .output_hooks import hooks_for
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
         lint.check(pages)
     except SheetgenError as exc:
         raise locate(loaded, exc) from None
-    data = pdf_bytes(pages, loaded.doc.title)
+    data = pdf_bytes(pages, loaded.doc.title, hooks=hooks_for(loaded.kind.name, opts))
     write_atomic(path, data)
     return Built(path, len(pages), len(data), time.perf_counter() - t0)
 

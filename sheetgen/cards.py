@@ -23,16 +23,17 @@ at negative coordinates and beyond (w, h): draw backgrounds from (-bleed, -bleed
 bleed box, so nothing a card draws can spill onto its neighbour or onto the crop marks.
 
 Imposition:
-- As many cards as fit inside the printer-safe `margin` (9-up for poker cards on A4 and Letter),
-  the grid centred on the page; portrait unless landscape holds more cards.
+- As many cards as fit inside the printer-safe `margin` with their outer bleed and crop marks
+  (8-up, landscape, for poker cards with a 3 mm bleed on A4 and Letter: 9-up leaves no room for
+  the marks outside the bleed), the grid centred on the page; portrait unless landscape holds more.
 - Cards touch (gutter 0, one cut between two neighbours): 9 poker cards plus a 3 mm bleed on
   every side do not fit inside the safe margin of A4 or Letter. A card's bleed is drawn on every
   side with no card next to it; between two cards the neighbour's matching edge colour is the bleed
   (every card of a deck shares its `card_frame` edge colour). A layout may ask for a gutter; with
   a gutter each card gets min(bleed, gutter / 2) of bleed on its inner sides.
 - `bleed` is the layout's; `opts.bleed` (--bleed) overrides it. Bleed never crosses `margin`.
-- Crop marks: thin lines continuing every cut line into the page margin. They are never inside
-  a trim box and stop 0.5 mm short of it; they stop at the bleed where the margin has room.
+- Crop marks: thin lines continuing every cut line into the page margin, from the printer-safe
+  margin to 0.5 mm short of the outer bleed: never over a bleed or a trim box, at least 3 mm long.
 - Backs (`opts.backs`, --no-backs) follow each page of fronts, mirrored for long-edge duplex:
   on a portrait page the card at column 1 of the front is at column 3 of the back (rows swap
   on a landscape page). `backs` holds one back per card, or a single back for the whole deck.
@@ -67,7 +68,7 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 }
 SAFE = 3.0  # text stays this far inside the trim
 MARK_GAP = 0.5  # crop marks stop this far from the trim
-MARK_MIN = 3.0  # a mark shorter than this between margin and bleed runs over the bleed instead
+MARK_MIN = 3.0  # the grid leaves room for crop marks this long between margin and bleed
 CROP = Style(stroke="#000000", width=0.2)
 CUT_GUIDE = Style(stroke="#333333", width=0.2, dash=(1.2, 0.8))  # over a white halo: seen on any colour
 CUT_HALO = Style(stroke="#ffffff", width=0.5)
@@ -129,9 +130,10 @@ def _fit(span: float, size: float, gutter: float) -> int:
 
 
 def grid(size: tuple[float, float], paper: str, margin: float, gutter: float = 0.0,
-         outer: float = 0.0) -> Grid:
-    """The centred grid holding the most cards inside the margin (portrait on ties); `outer` mm
-    around the grid are kept inside the margin too (the bleed of round tokens)."""
+         bleed: float = 3.0, round: bool = False) -> Grid:
+    """The centred grid holding the most cards inside the margin (portrait on ties), with room
+    between margin and trim for the outer bleed and, for cut cards, the crop marks."""
+    outer = bleed if round else bleed + MARK_GAP + MARK_MIN
     best = None
     for orientation in ("portrait", "landscape"):
         pw, ph = page_size(paper, orientation)
@@ -172,9 +174,8 @@ def _marks(g: Grid, bleed: float, margin: float) -> list[Item]:
     right, bottom = xs[-1], ys[-1]
 
     def span(outer: float, trim: float, sign: int) -> tuple[float, float] | None:
-        # from the margin (outer) towards the trim; stop at the bleed when there is room
-        room = abs(trim - outer) - bleed - MARK_GAP
-        end = trim - sign * (bleed + MARK_GAP if room >= MARK_MIN else MARK_GAP)
+        # from the margin (outer) towards the trim, stopping short of the bleed
+        end = trim - sign * (bleed + MARK_GAP)
         return (outer, end) if (end - outer) * sign > 0.2 else None
 
     items: list[Item] = []
@@ -201,7 +202,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
     show_backs = backs is not None and (opts is None or opts.backs)
     if round:
         gutter = max(gutter, 2 * bleed + TOKEN_GAP)
-    g = grid(size, paper, margin, gutter, outer=bleed if round else 0.0)
+    g = grid(size, paper, margin, gutter, bleed, round)
     dx, dy = opts.back_offset if opts is not None else (0.0, 0.0)
     marks = [] if round else _marks(g, bleed, margin)
     pages: list[Page] = []

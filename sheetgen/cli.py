@@ -135,6 +135,10 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            no_backs: bool = typer.Option(False, "--no-backs", help="fronts only"),
            tiles: bool = typer.Option(False, "--tiles", help="a poster (game mat) as tiles to glue"),
            poster: Optional[str] = typer.Option(None, "--poster", help="a poster as one page: a1, a2, a3"),
+           fillable: bool = typer.Option(False, "--fillable", help="form fields to play on a screen"),
+           print_shop: bool = typer.Option(False, "--print-shop", help="CMYK, PDF/X-4 boxes and intent"),
+           pod: bool = typer.Option(False, "--print-on-demand",
+                                    help="cards: one per page at trim + 3.175 mm bleed"),
            as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """Render one layout to PDF (--out - writes it to stdout)."""
     if per_page not in (None, 1, 2, 4):
@@ -143,7 +147,8 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
                    back_offset=(bx, by), backs=not no_backs,
-                   extra={k: v for k, v in (("tiles", tiles), ("poster", poster)) if v})
+                   extra={k: v for k, v in (("tiles", tiles), ("poster", poster), ("fillable", fillable),
+                                            ("print_shop", print_shop), ("pod", pod)) if v})
     built = api.render(layout, out, opts)
     report(built, as_json, to_stderr=str(out) == "-")
 

@@ -188,7 +188,8 @@ class Drawer:
 
     def _icon(self, i: Icon, dx, dy):
         self.c.setDash([])
-        draw_icon(self.c, i.name, self.X(i.cx + dx), self.Y(i.cy + dy), i.size, i.fill, i.mono)
+        draw_icon(self.c, i.name, self.X(i.cx + dx), self.Y(i.cy + dy), i.size, i.fill, i.mono,
+                  i.rotate)
 
     def _qr(self, q: QR, dx, dy):
         m = qr_matrix(q.data)
@@ -220,11 +221,15 @@ class Drawer:
         c.restoreState()
 
 
-def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = None) -> bytes:
-    """Draw pages into PDF bytes. Same pages give the same bytes (reportlab invariant mode)."""
+def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = None,
+              hooks=None) -> bytes:
+    """Draw pages into PDF bytes. Same pages give the same bytes (reportlab invariant mode).
+    `hooks` (sheetgen.output_hooks.Hooks) adds canvas options, per-page extras (form fields)
+    and a last pass over the bytes (print-shop boxes and output intent)."""
     register_fonts()
     buf = io.BytesIO()
-    c = Canvas(buf, invariant=1, pageCompression=1, initialFontName="Lato", initialFontSize=10)
+    c = Canvas(buf, invariant=1, pageCompression=1, initialFontName="Lato", initialFontSize=10,
+               **(hooks.canvas if hooks else {}))
     c.setTitle(title)
     c.setAuthor("sheetgen")
     c.setCreator("sheetgen")
@@ -236,11 +241,13 @@ def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = No
             c.bookmarkPage(f"p{n}")
             c.addOutlineEntry(page.label, f"p{n}", level=0)
         Drawer(c, page, shade, forms).draw(page.items)
+        if hooks:
+            hooks.page(c, page, n)
         c.showPage()
     c.save()
-    return buf.getvalue()
+    return hooks.finish(buf.getvalue(), pages) if hooks else buf.getvalue()
 
 
 def write_pdf(pages: list[Page], path: str | Path, title: str,
-              shade: dict[str, float] | None = None) -> Path:
-    return write_atomic(path, pdf_bytes(pages, title, shade))
+              shade: dict[str, float] | None = None, hooks=None) -> Path:
+    return write_atomic(path, pdf_bytes(pages, title, shade, hooks))

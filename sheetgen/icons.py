@@ -384,12 +384,14 @@ for _n in range(1, 7):
 
 
 def draw_icon(c: Canvas, name: str, cx_pt: float, cy_pt: float, size_mm: float,
-              fill: str | None = None, mono: bool = False) -> None:
-    """Draw icon `name` centred at (cx, cy) points, `size_mm` across."""
+              fill: str | None = None, mono: bool = False, rotate: float = 0.0) -> None:
+    """Draw icon `name` centred at (cx, cy) points, `size_mm` across, turned `rotate` degrees."""
     fn = ICONS[name]
     half = size_mm * MM / 2
     c.saveState()
     c.translate(cx_pt, cy_pt)
+    if rotate:
+        c.rotate(rotate)
     c.scale(half, half)
     c.setLineWidth(LW)
     c.setLineJoin(1)

@@ -1,10 +1,11 @@
 """Print rules checked on a scene: text at least 6 pt, write-in boxes at least 5 mm, everything
-inside the printer-safe margin, and no text over a QR code. `api.render` runs `check` on every
-page it renders (any layout, not only the shipped ones), so such damage is an error, not a PDF."""
+inside the printer-safe margin, and no text touching another element (a QR code included).
+`api.render` runs `check` on every page it renders (any layout, not only the shipped ones), so
+such damage is an error, not a PDF."""
 
 from __future__ import annotations
 
-from .draw import text_width_mm
+from .draw import fit_paragraph, text_width_mm
 from .errors import SheetgenError
 from .paper import MM, SAFE_MARGIN_MM
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Text
@@ -79,9 +80,52 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
                 or y1 > page.height - margin + tol:
             out.append(f"{name}: outside the {margin:g} mm printer-safe margin "
                        f"({x0:.1f},{y0:.1f})-({x1:.1f},{y1:.1f})")
-        if isinstance(it, (Text, Para)) and any(x0 < q[2] - tol and q[0] < x1 - tol and
-                                                y0 < q[3] - tol and q[1] < y1 - tol for q in codes):
-            out.append(f"{name}: text runs over the QR code")
+    return out + touching(page)
+
+
+def _ink_box(it, dx: float, dy: float, clip) -> tuple[float, float, float, float] | None:
+    """The rectangle a primitive inks: a paragraph's wrapped lines, a line with its width, the
+    part a clip lets through; None when nothing of it prints."""
+    if isinstance(it, Para):
+        _, h, _ = fit_paragraph(it)
+        top = it.y + ((it.h - h / MM) / 2 if it.valign == "middle" else 0.0)
+        box = (it.x + dx, top + dy, it.x + it.w + dx, top + h / MM + dy)
+    else:
+        box = bounds(it, dx, dy)
+    if isinstance(it, Line) and it.style.stroke:
+        half = it.style.width / 2
+        box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
+    if clip:
+        box = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
+    return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _inside(a, b, tol: float) -> bool:
+    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
+
+
+def touching(page: Page, tol: float = 0.05) -> list[str]:
+    """Text that runs into another element: their rectangles overlap while neither holds the
+    other (a label inside its box, a box drawn inside a paragraph's area, or an unstroked fill
+    drawn before the text as its background are fine)."""
+    boxes = [(it, b) for it, dx, dy, clip in _clipped(page.items)
+             if (b := _ink_box(it, dx, dy, clip)) is not None]
+    out = []
+    for n, (t, a) in enumerate(boxes):
+        if not isinstance(t, (Text, Para)):
+            continue
+        for m, (e, b) in enumerate(boxes):
+            if m == n or (isinstance(e, (Text, Para)) and m < n):
+                continue  # a pair of texts once
+            if m < n and isinstance(e, (Box, Circle)) and not e.style.stroke:
+                continue  # a fill drawn before the text is its background
+            if min(a[2], b[2]) - max(a[0], b[0]) <= tol or min(a[3], b[3]) - max(a[1], b[1]) <= tol:
+                continue
+            if _inside(a, b, tol) or (not isinstance(e, (Text, Para)) and _inside(b, a, tol)
+                                      and isinstance(t, Para)):
+                continue
+            out.append(f"{t.id or type(t).__name__}: text touches {e.id or type(e).__name__} "
+                       f"at ({max(a[0], b[0]):.1f},{max(a[1], b[1]):.1f})")
     return out
 
 

@@ -89,6 +89,7 @@ class Icon:
     id: str = ""
     fill: str | None = None  # None: the icon's own colour
     mono: bool = False  # draw in black outline only (ink saver)
+    rotate: float = 0.0  # degrees, anticlockwise as printed
 
 
 @dataclass(frozen=True)

@@ -79,17 +79,17 @@ def test_deck_card_count_and_trim_size(decks, name, count):
     paper, pdfs = decks
     with pdfplumber.open(pdfs[name]) as pdf:
         pages = pdf.pages
-        assert len(pages) == 2 * -(-count // 9)  # fronts and backs alternate, 9 cards a page
+        assert len(pages) == 2 * -(-count // 8)  # fronts and backs alternate, 8 cards a page
         fronts = [bleed_rects(p, EDGE[name]) for p in pages[0::2]]
         backs = [bleed_rects(p, BACK_EDGE[name]) for p in pages[1::2]]
         assert sum(map(len, fronts)) == count
         assert sum(map(len, backs)) == count
-        assert [len(f) for f in fronts[:-1]] == [9] * (len(fronts) - 1)  # 9-up on A4 and Letter
+        assert [len(f) for f in fronts[:-1]] == [8] * (len(fronts) - 1)  # 8-up on A4 and Letter
         for x0, y0, x1, y1 in trims(sum(fronts, []), 3.0):
             assert abs((x1 - x0) - 63.0) <= TOL and abs((y1 - y0) - 88.0) <= TOL
 
 
-def test_grid_is_centred_and_9_up(decks):
+def test_grid_is_centred_and_8_up_landscape(decks):
     paper, pdfs = decks
     with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
         page = pdf.pages[0]
@@ -100,7 +100,7 @@ def test_grid_is_centred_and_9_up(decks):
     top = min(b[1] for b in boxes)
     bottom = max(b[3] for b in boxes)
     assert abs(left - (w - right)) <= TOL and abs(top - (h - bottom)) <= TOL
-    assert abs((right - left) - 3 * 63) <= TOL and abs((bottom - top) - 3 * 88) <= TOL
+    assert w > h and abs((right - left) - 4 * 63) <= TOL and abs((bottom - top) - 2 * 88) <= TOL
 
 
 def test_crop_marks_outside_every_trim_box_and_on_the_cut_lines(decks):
@@ -125,29 +125,50 @@ def test_crop_marks_outside_every_trim_box_and_on_the_cut_lines(decks):
                        for m in marks)
 
 
+def test_crop_marks_sit_outside_the_full_bleed(decks):
+    """On A4 and on Letter: the whole 3 mm outer bleed lies inside the printer-safe margin (so
+    all of it prints), and every crop mark is at least 3 mm long, inside the margin, and clear of
+    the grid's trim + bleed rectangle."""
+    paper, pdfs = decks
+    with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
+        for n, page in enumerate(pdf.pages):
+            rgb = (EDGE if n % 2 == 0 else BACK_EDGE)["special-treat-cards"]
+            boxes = trims(bleed_rects(page, rgb), 3.0)
+            w, h = mm(page.width), mm(page.height)
+            bx0 = min(b[0] for b in boxes) - 3.0
+            by0 = min(b[1] for b in boxes) - 3.0
+            bx1 = max(b[2] for b in boxes) + 3.0
+            by1 = max(b[3] for b in boxes) + 3.0
+            assert bx0 >= 6.35 - TOL and by0 >= 6.35 - TOL  # the bleed is not cut by the margin
+            assert bx1 <= w - 6.35 + TOL and by1 <= h - 6.35 + TOL
+            marks = crop_marks(page)
+            assert len(marks) >= 16
+            for x0, y0, x1, y1 in marks:
+                assert max(x1 - x0, y1 - y0) >= 3.0 - TOL
+                assert x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1, (paper, n, (x0, y0, x1, y1))
+                assert min(x0, y0) >= 6.35 - TOL and x1 <= w - 6.35 + TOL and y1 <= h - 6.35 + TOL
+
+
 def test_backs_are_mirrored_for_long_edge_duplex(decks):
-    """44 cards: the last page holds 8, so its empty slot is column 3 on the front, column 1 on
-    the back; every back sits where the front's mirror image is."""
+    """44 cards, 8 a landscape page: the last page holds 4, the top row of the front; flipped on
+    the long (horizontal) edge, their backs are the bottom row, each under its front."""
     paper, pdfs = decks
     with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
         front, back = pdf.pages[-2], pdf.pages[-1]
-        w = mm(front.width)
+        h = mm(front.height)
         f = bleed_rects(front, EDGE["special-treat-cards"])
         b = bleed_rects(back, BACK_EDGE["special-treat-cards"])
-    assert len(f) == len(b) == 8
-    mirrored = sorted((round(w - x1, 2), round(y0, 2)) for x0, y0, x1, y1 in f)
+    assert len(f) == len(b) == 4
+    mirrored = sorted((round(x0, 2), round(h - y1, 2)) for x0, y0, x1, y1 in f)
     assert mirrored == sorted((round(x0, 2), round(y0, 2)) for x0, y0, x1, y1 in b)
-    bottom_front = sorted(x0 for x0, y0, x1, y1 in f if y0 == max(r[1] for r in f))
-    bottom_back = sorted(x0 for x0, y0, x1, y1 in b if y0 == max(r[1] for r in b))
-    assert len(bottom_front) == len(bottom_back) == 2
-    assert bottom_front[0] < bottom_back[0]  # front row 3 starts at column 1, back row 3 at column 2
+    assert max(r[3] for r in f) - 3 <= h / 2 + TOL <= min(r[1] for r in b) + 3 + 2 * TOL  # top row, then bottom
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_card_in_column_1_has_its_back_in_column_3(tmp_path, paper):
-    size = CARD_SIZES["poker"]
-    fronts = [card_frame(size, 3, edge="#ffffff") + [Text(30, 40, f"F{i}", 12)] for i in range(9)]
-    backs = [card_frame(size, 3, edge="#ffffff") + [Text(30, 40, f"B{i}", 12)] for i in range(9)]
+def test_card_in_column_1_has_its_back_in_column_4(tmp_path, paper):
+    size = CARD_SIZES["mini"]  # 16 mini cards: 4 x 4 portrait on both papers
+    fronts = [card_frame(size, 3, edge="#ffffff") + [Text(20, 30, f"F{i}", 10)] for i in range(16)]
+    backs = [card_frame(size, 3, edge="#ffffff") + [Text(20, 30, f"B{i}", 10)] for i in range(16)]
     pages = impose_cards(fronts, backs, size, paper, Options(), margin=6.35)
     write_pdf(pages, tmp_path / "m.pdf", "mirror")
     with pdfplumber.open(tmp_path / "m.pdf") as pdf:
@@ -155,37 +176,38 @@ def test_card_in_column_1_has_its_back_in_column_3(tmp_path, paper):
             hit = next(x for x in page.extract_words() if x["text"] == word)
             return mm(hit["x0"]), mm(hit["top"])
         g = grid(size, paper, 6.35)
-        for i in range(9):
+        assert (g.cols, g.rows, g.page_w < g.page_h) == (4, 4, True)
+        for i in range(16):
             fx, fy = where(pdf.pages[0], f"F{i}")
             bx, by = where(pdf.pages[1], f"B{i}")
-            col_f = int((fx - g.x0) // 63)
-            col_b = int((bx - g.x0) // 63)
-            assert col_b == 2 - col_f and abs(fy - by) < 0.01
+            col_f = int((fx - g.x0) // 44)
+            col_b = int((bx - g.x0) // 44)
+            assert col_b == 3 - col_f and abs(fy - by) < 0.01
 
 
 def test_landscape_grid_swaps_rows_for_the_backs(tmp_path):
-    size = CARD_SIZES["mini"]  # 18 mini cards fit A4 landscape (6 x 3), 16 portrait
-    fronts = [card_frame(size, 2, edge="#ffffff") + [Text(20, 30, f"F{i}", 10)] for i in range(18)]
-    backs = [card_frame(size, 2, edge="#ffffff") + [Text(20, 30, f"B{i}", 10)] for i in range(18)]
-    pages = impose_cards(fronts, backs, size, "a4", Options(), margin=6.35, bleed=2)
+    size = CARD_SIZES["poker"]  # 8 poker cards: A4 landscape (4 x 2) leaves room for the marks
+    fronts = [card_frame(size, 3, edge="#ffffff") + [Text(20, 30, f"F{i}", 10)] for i in range(8)]
+    backs = [card_frame(size, 3, edge="#ffffff") + [Text(20, 30, f"B{i}", 10)] for i in range(8)]
+    pages = impose_cards(fronts, backs, size, "a4", Options(), margin=6.35)
     write_pdf(pages, tmp_path / "l.pdf", "landscape")
     g = grid(size, "a4", 6.35)
-    assert (g.page_w, g.page_h, g.cols, g.rows) == (297.0, 210.0, 6, 3)
+    assert (g.page_w, g.page_h, g.cols, g.rows) == (297.0, 210.0, 4, 2)
     with pdfplumber.open(tmp_path / "l.pdf") as pdf:
         assert len(pdf.pages) == 2
         words = [{w["text"]: (mm(w["x0"]), mm(w["top"])) for w in p.extract_words()} for p in pdf.pages]
-    for i in range(18):
+    for i in range(8):
         (fx, fy), (bx, by) = words[0][f"F{i}"], words[1][f"B{i}"]
-        row_f, row_b = int((fy - g.y0) // 63), int((by - g.y0) // 63)
-        assert row_b == 2 - row_f and abs(fx - bx) < 0.01  # long edge is horizontal: rows swap
+        row_f, row_b = int((fy - g.y0) // 88), int((by - g.y0) // 88)
+        assert row_b == 1 - row_f and abs(fx - bx) < 0.01  # long edge is horizontal: rows swap
 
 
 def test_a_gutter_gets_crop_marks_on_both_sides(tmp_path):
-    size = CARD_SIZES["poker"]  # 4 mm gutters: Letter landscape holds 4 x 2
+    size = CARD_SIZES["poker"]  # 4 mm gutters: A4 landscape holds 4 x 2
     fronts = [card_frame(size, 3, edge="#ffffff") for _ in range(8)]
-    pages = impose_cards(fronts, None, size, "letter", Options(), margin=6.35, gutter=4)
+    pages = impose_cards(fronts, None, size, "a4", Options(), margin=6.35, gutter=4)
     write_pdf(pages, tmp_path / "g.pdf", "gutter")
-    g = grid(size, "letter", 6.35, gutter=4)
+    g = grid(size, "a4", 6.35, gutter=4)
     assert (g.cols, g.rows, g.page_w > g.page_h) == (4, 2, True)
     with pdfplumber.open(tmp_path / "g.pdf") as pdf:
         marks = crop_marks(pdf.pages[0])
@@ -206,7 +228,7 @@ def test_back_offset_moves_only_the_backs(tmp_path):
             bleed_rects(b.pages[0], EDGE["special-treat-cards"])
         ra = bleed_rects(a.pages[1], BACK_EDGE["special-treat-cards"])
         rb = bleed_rects(b.pages[1], BACK_EDGE["special-treat-cards"])
-        assert len(ra) == len(rb) == 9
+        assert len(ra) == len(rb) == 8
         for (x0, y0, _, _), (u0, v0, _, _) in zip(ra, rb):
             assert abs(u0 - x0 - 0.5) <= 0.01 and abs(v0 - y0 + 0.3) <= 0.01  # X right, Y down
 
@@ -217,7 +239,7 @@ def test_cli_no_backs_back_offset_and_bleed(tmp_path):
                     "--bleed", "2", "--out", str(out))
     assert done.returncode == 0, done.stderr
     with pdfplumber.open(out) as pdf:
-        assert len(pdf.pages) == 5  # 44 fronts, no backs
+        assert len(pdf.pages) == 6  # 44 fronts, 8 a page, no backs
         rects = sum((bleed_rects(p, EDGE["special-treat-cards"]) for p in pdf.pages), [])
         assert len(rects) == 44
         for x0, y0, x1, y1 in rects:  # the bleed is 2 mm now
@@ -296,6 +318,6 @@ def test_card_sizes_by_name_and_in_mm():
     assert card_size("70x120") == (70, 120) and card_size([44, 63]) == (44, 63)
     with pytest.raises(SheetgenError):
         card_size("huge")
-    assert grid(CARD_SIZES["poker"], "a4", 6.35).per_page == 9
-    assert grid(CARD_SIZES["poker"], "letter", 6.35).per_page == 9
-    assert grid(CARD_SIZES["mini"], "a4", 6.35).per_page == 18  # landscape holds more
+    assert grid(CARD_SIZES["poker"], "a4", 6.35).per_page == 8  # landscape holds more
+    assert grid(CARD_SIZES["poker"], "letter", 6.35).per_page == 8
+    assert grid(CARD_SIZES["mini"], "a4", 6.35).per_page == 16

@@ -131,20 +131,20 @@ def test_a_whole_game_of_double_ones(board):
     stash peppermint 6 (spaces 1, 8, the Pirate's pick, 12, 16, 20; space 26's is lost), gummy bear 3,
     candy corn 5, toffee 3, lollipop 3, gumball 3 -> 21 + 6 + 15 + 6 + 6 + 6 = 60 points;
     column stars 1, 2, 3, 5, 6 (column 4 needs 3 rows of 4: only 2) + the Black Cat + the start
-    = 7 stars, 6 circles: all stars -> bar; Boo-nus pumpkins 3, cats 3, moons 2 -> columns 1, 2;
-    3 bars = 15 -> 75."""
+    = 7 stars of the 8 circles: one short of the all-stars bar; Boo-nus pumpkins 3, cats 3, moons 2
+    -> columns 1, 2; 2 bars = 10 -> 70."""
     dice = np.ones((31, 2), np.int8)
     u = np.zeros((31, 2))
     s = play(board, dice, u, "random", None)
     assert s.numbers[:31] == list(range(1, 32)) and not any(s.numbers[31:])
     assert s.stash == [6, 3, 5, 3, 3, 3]
     assert s.col_star == [True, True, True, False, True, True]
-    assert s.circled == 6 and s.used_stars == 0 and s.boonus == [3, 3, 2]
-    assert s.bars == {"bar.stars", "boonus.bar.1", "boonus.bar.2"}
-    assert s.score() == 75 and s.tie_break() == 6 and s.unused_powers() == 6 + 2 + 2
+    assert s.circled == 7 and s.used_stars == 0 and s.boonus == [3, 3, 2]
+    assert s.bars == {"boonus.bar.1", "boonus.bar.2"}
+    assert s.score() == 70 and s.tie_break() == 7 and s.unused_powers() == 7 + 2 + 2
     assert s.penalties == 0
     batch = RULES.reference(board.doc, dice[None], u[None], "random", np.array([-1]))
-    assert batch.score.tolist() == [75] and batch.turns.tolist() == [31]
+    assert batch.score.tolist() == [70] and batch.turns.tolist() == [31]
     assert batch.stuck.tolist() == [0]
 
 
@@ -172,15 +172,15 @@ def test_a_whole_game_of_double_sixes(board):
     """Dice 6-6 every turn, always the first legal action: the nearest empty candy space (doubles),
     or a child one space on when five stars can turn a 6 into a 1. Worked out by hand: children
     are passed by until space 29 (six stars circled by then: the start, columns 1, 2, 3, 6, 5),
-    the Black Cat takes five of them (its own star is lost: no circle left); 31 lands on space 40.
+    the Black Cat takes five of them and circles the eighth and last; 31 lands on space 40.
     Stash peppermint 6, gummy bear 4, candy corn 6, toffee 4, lollipop 5, gumball 5:
-    21 + 10 + 21 + 10 + 15 + 15 = 92, plus the all-stars bar = 97."""
+    21 + 10 + 21 + 10 + 15 + 15 = 92, plus the all-stars bar (8 circled, 3 unused) = 97."""
     s = play(board, np.full((31, 2), 6, np.int8), np.zeros((31, 2)), "random", None)
     written = [i for i, v in enumerate(s.numbers) if v]
     assert written == [0, 1, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 18, 19, 20, 22, 23, 24, 25, 27,
                        28, 29, 30, 31, 32, 34, 35, 37, 38, 39]
     assert [s.numbers[i] for i in written] == list(range(1, 32))
     assert s.stash == [6, 5, 6, 4, 5, 4]  # candy order: peppermint gumball corn gummy lollipop toffee
-    assert all(s.col_star) and s.circled == 6 and s.used_stars == 5
+    assert all(s.col_star) and s.circled == 8 and s.used_stars == 5
     assert s.boonus == [0, 1, 0] and s.bars == {"bar.stars"}
-    assert s.score() == 97 and s.tie_break() == 1 and s.unused_powers() == 1 and s.penalties == 0
+    assert s.score() == 97 and s.tie_break() == 3 and s.unused_powers() == 3 and s.penalties == 0

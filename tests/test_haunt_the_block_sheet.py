@@ -31,7 +31,7 @@ def test_scene_counts(scene):
     assert len(matching(scene, r"boonus\.(cat|moon)\.\d")) == 8
     assert len(matching(scene, r"boonus\.bar\.\d")) == 4
     stars = matching(scene, r"stars\.\d")
-    assert len(stars) == 6 and all(isinstance(scene[i], Circle) for i in stars)
+    assert len(stars) == 8 and all(isinstance(scene[i], Circle) for i in stars)
     # the first star is already circled: a bold solid ring, the others dashed
     assert scene["stars.1"].style.width > scene["stars.2"].style.width and scene["stars.2"].style.dash
     assert len(matching(scene, r"stash\.(?!points|star|need)\w+\.\d")) == 36

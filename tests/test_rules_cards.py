@@ -69,7 +69,7 @@ def test_game_option_renders_one_game(per_game, doc):
     for gid, path in per_game.items():
         n = COUNTS[gid]
         reader = PdfReader(path)
-        assert len(reader.pages) == 2 * -(-n // 9)  # fronts, then their backs
+        assert len(reader.pages) == 2 * -(-n // 8)  # fronts, then their backs
         front = reader.pages[0].extract_text()
         for i in range(1, n + 1):
             assert f"{i}/{n}" in front, (gid, i)
@@ -198,8 +198,8 @@ def test_letter_and_a4(tmp_path):
     a4 = api.render("rules-cards", tmp_path / "a4.pdf").path
     letter = api.render("rules-cards", tmp_path / "l.pdf", Options(paper="letter")).path
     total = sum(COUNTS.values())
-    assert set(page_mm(a4)) == {(210.0, 297.0)} and len(page_mm(a4)) == 2 * -(-total // 9)
-    assert set(page_mm(letter)) == {(215.9, 279.4)} and len(page_mm(letter)) == len(page_mm(a4))
+    assert set(page_mm(a4)) == {(297.0, 210.0)} and len(page_mm(a4)) == 2 * -(-total // 8)
+    assert set(page_mm(letter)) == {(279.4, 215.9)} and len(page_mm(letter)) == len(page_mm(a4))
 
 
 def test_same_input_same_bytes(tmp_path):

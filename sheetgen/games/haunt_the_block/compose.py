@@ -82,6 +82,8 @@ def _block(doc: HauntSheet, w: float, h: float, ink: bool) -> tuple[list[Item], 
             items.append(Icon(ch.emblem, x + 3.2, y + 3.2, 5.0, mono=ink))
             if ch.emblem != ch.symbol:
                 items.append(Icon(ch.symbol, x + box - 3.0, y + 3.2, 4.2, mono=ink))
+            items.append(Text(cx, y + box - 1.2, ch.name, 6, bold=True, align="center", color=SOFT,
+                              id=f"{pid}.child"))  # whose space it is, under the number
             items += _caption(doc, ch, cx, cy, side, box, px, py, w, h)
     return items, px, py
 
@@ -164,7 +166,7 @@ def _stars(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
                          Text(x + 15, y + 3.5, "cross out a circled star: +1 or -1 on a die (never "
                               "below 1)", 6.5, color=SOFT)]
     y += 5.5
-    pitch = 9.0
+    pitch = min(9.0, (w - 22.0) / c.stars)  # one circle per star that can be earned
     for k in range(c.stars):
         cx = x + 4 + k * pitch
         pre = k < c.start_stars
@@ -268,10 +270,11 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list
 
 
 def _title(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
-    return [heading(x, y + 5.5, doc.title, 16, id="title"),
-            Text(x, y + 9.5, f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {TURNS} turns"
-                 " · two dice, a pencil", 6.5, color=SOFT, id="subtitle"),
-            *name_line(x, y + 15.5, w, size=8)], y + 17.0
+    line = (f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {TURNS} turns"
+            " · two dice, a pencil")
+    return [heading(x, y + 5.5, doc.title, 16, id="title"),  # the subtitle wraps inside its column
+            Para(x, y + 7.0, w, 5.6, line, size=6.5, min_size=6.0, color=SOFT, id="subtitle"),
+            *name_line(x, y + 16.5, w, size=8)], y + 18.0
 
 
 def _stack(doc: HauntSheet, parts, x: float, top: float, bottom: float, w: float,

@@ -104,7 +104,8 @@ class HauntContent(Strict):
     points: list[int] = Field(min_length=2, max_length=8, description="stash points per column")
     thresholds: list[int] = Field(min_length=2, max_length=8,
                                   description="candy rows needed in each column for its star")
-    stars: int = Field(6, ge=2, le=8, description="stars in the Stars section")
+    stars: int = Field(8, ge=2, le=10, description="stars in the Stars section: as many as can be "
+                       "earned (the start, one per stash column, one per star-power child)")
     start_stars: int = Field(1, ge=0, le=8, description="stars circled at the start")
     uses: int = Field(2, ge=1, le=3, description="uses of each moon power")
     bar_points: int = Field(5, ge=0, le=20)
@@ -128,6 +129,11 @@ class HauntContent(Strict):
                 raise ValueError(f"thresholds[{k}] = {t}: a star needs 1 to {ncandy} candy rows")
         if self.start_stars > self.stars:
             raise ValueError("start_stars cannot exceed stars")
+        earnable = self.start_stars + ncol + sum(c.power == "star" for c in self.children)
+        if self.stars != earnable:
+            raise ValueError(f"stars is {self.stars} but {earnable} can be earned (start_stars, one "
+                             "per stash column, one per star-power child); give stars: "
+                             f"{earnable}, one circle each")
         candies = {c.id for c in self.candies}
         kids = {c.id: c for c in self.children}
         seen: list[str] = []

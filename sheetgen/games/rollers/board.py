@@ -11,6 +11,7 @@ from ...kinds import Kind, Options
 from ...model import HEX, Colour, IconName, Ident, LayoutFile, PageSetup, Strict, unique_ids
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import THIN, heading, name_line, tint
+from ..rules_cards.source import summary
 
 
 class Section(Strict):
@@ -121,11 +122,9 @@ def _section(x: float, y: float, w: float, h: float, sec: Section, s: float, acc
     cy = y + h - cs - 4
     grid_bottom = top + 5 + len(_grid(sec.open)) * (s + gap)
     if cy - 22 >= grid_bottom + 1:  # room for the collecting reminder, level in every section
-        items.append(Para(x + 3, cy - 22, w - 6, 13,
-                          f"Once closed, each {sec.value} you roll takes <b>{sec.value} chip"
-                          f"{'s' if sec.value > 1 else ''}</b> from every player whose "
-                          f"{sec.value}s are still open.", 7.5, align="center", valign="middle",
-                          color="#444444", id=f"{key}.collect"))
+        chips = f"{sec.value} chip{'s' if sec.value > 1 else ''}"
+        items.append(Para(x + 3, cy - 22, w - 6, 13, summary("rollers", n=sec.value, chips=chips)[0],
+                          7.5, align="center", valign="middle", color="#444444", id=f"{key}.collect"))
     items += [Line(((x + 4, cy - 6.5), (x + w - 4, cy - 6.5)), Style(stroke=accent, width=0.3,
                                                                      dash=(1.2, 1.0))),
               Text(x + w / 2, cy - 2, "CLOSE", 8.5, bold=True, align="center", id=f"{key}.close.label"),

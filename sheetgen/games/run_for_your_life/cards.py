@@ -40,8 +40,8 @@ def _back(lay: DeckLayout, back: CardBack, game: str) -> list[Item]:
     edge = _ink(lay, lay.back_edge)
     items = card_frame((w, h), lay.bleed, edge=edge, face=_ink(lay, tint(lay.back_edge, 0.15)),
                        id="back")
-    for cy in (h * 0.25, h * 0.75):
-        items.append(Icon(back.icon, w / 2, cy, min(w, h) * 0.3, mono=lay.ink_saver))
+    for cy, turn in ((h * 0.25, 0.0), (h * 0.75, 180.0)):  # the lower icon upside down
+        items.append(Icon(back.icon, w / 2, cy, min(w, h) * 0.3, mono=lay.ink_saver, rotate=turn))
     items.append(card_para(SAFE + 2, h / 2 - 9, w - 2 * SAFE - 4, 12, f"<b>{escape(back.title)}</b>",
                            card="back", field="title", size=15, align="center", valign="middle"))
     items.append(card_para(SAFE + 2, h / 2 + 3, w - 2 * SAFE - 4, 6, escape(back.subtitle or game),
@@ -128,8 +128,8 @@ def treat_front(lay: DeckLayout, card: TreatCard) -> list[Item]:
         items.append(Text(bx, by + 3.9, "damage", 6, align="center"))
     top = cy + art / 2 + 3
     items.append(Line(((x, top - 1.5), (x + tw, top - 1.5)), Style(width=0.25, stroke="#999999")))
-    items.append(card_para(x, top, tw, h - SAFE - 4.5 - top, treat_markup(card), card=card.name,
-                           field="text", size=10.5, valign="middle"))
+    items.append(card_para(x, top + 1, tw, h - SAFE - 5.5 - top, treat_markup(card), card=card.name,
+                           field="text", size=10.5))
     items.append(_footer(w, h, "SPECIAL TREAT"))
     return items
 
@@ -229,7 +229,31 @@ def _candy_art(lay: DeckLayout, candy: Candy, cx: float, cy: float, size: float,
             Icon(candy.icon, cx, cy, size * 0.8, fill=candy.colour, mono=lay.ink_saver, id=key)]
 
 
-def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
+def _title(doc: DashDeck, card: DashCard) -> tuple[str, float, float, float, float]:
+    """A card's title markup and its box (x, y, w, h) in card coordinates."""
+    w, h = doc.layout.size
+    x, tw = SAFE + 1.5, w - 2 * SAFE - 3
+    if card.type in ("single", "double"):
+        shown = [next(c for c in doc.content.candies if c.id == i) for i in card.candies]
+        same = len(shown) == 2 and shown[0].id == shown[1].id
+        title = f"2 × {shown[0].name}" if same else " + ".join(c.name for c in shown)
+        ty = h * 0.72 if len(shown) == 2 else h * 0.68
+        return f"<b>{escape(title)}</b>", x, ty, tw, 7  # clear of the corner icons above and below
+    if card.type == "character":
+        title = next(c for c in doc.content.characters if c.id == card.character).name
+    else:
+        title = doc.content.texts.cage_title
+    return f"<b>{escape(title.upper())}</b>", x, SAFE + 1.5, tw, 8
+
+
+def title_size(doc: DashDeck, size: float = 12.5) -> float:
+    """One title size for the whole deck: the size at which the longest title fits its box."""
+    return min(card_para(*_title(doc, c)[1:], _title(doc, c)[0], card=c.id, field="title",
+                         size=size, align="center", valign="middle").size
+               for c in doc.content.cards)
+
+
+def dash_front(doc: DashDeck, card: DashCard, tsize: float = 12.5) -> list[Item]:
     lay, content = doc.layout, doc.content
     w, h = lay.size
     candy = {c.id: c for c in content.candies}
@@ -237,11 +261,12 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
     items = card_frame((w, h), lay.bleed, edge=_ink(lay, lay.edge), id=f"card.{card.id}")
     x, tw = SAFE + 1.5, w - 2 * SAFE - 3
     name = card.id
+    markup, *box = _title(doc, card)
+    title_para = card_para(*box, markup, card=name, field="title", size=tsize, min_size=tsize,
+                           align="center", valign="middle")
     if card.type in ("single", "double"):
         shown = [candy[c] for c in card.candies]
         same = len(shown) == 2 and shown[0].id == shown[1].id
-        title = (f"2 × {shown[0].name}" if same else
-                 " + ".join(c.name for c in shown))
         rule = t.single if len(shown) == 1 else t.double_same if same else t.double_mixed
         sub = "aka " + shown[0].alias if len(shown) == 1 and shown[0].alias else ""
         size = h * 0.42 if len(shown) == 1 else h * 0.25
@@ -254,9 +279,8 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
                               mono=lay.ink_saver))
             items.append(Icon(c.icon, w - SAFE - 3.5, h - SAFE - 3.5 - i * 6, 5, fill=c.colour,
                               mono=lay.ink_saver))
-        ty = h * 0.72 if len(shown) == 2 else h * 0.68
-        items.append(card_para(x + 5, ty, tw - 10, 7, f"<b>{escape(title)}</b>", card=name,
-                               field="title", size=12.5, align="center", valign="middle"))
+        ty = box[1]
+        items.append(title_para)
         body = (f"<i>{escape(sub)}</i><br/>" if sub else "") + rule
         # clear of the corner icons
         items.append(card_para(x + 7, ty + 7, tw - 14, h - SAFE - 2 - ty - 7, body, card=name,
@@ -277,8 +301,7 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
                       id=f"card.{card.id}.icon"))
     if card.type == "cage":
         items.append(Icon("fist", w / 2, cy, h * 0.13, mono=lay.ink_saver))
-    items.append(card_para(x, SAFE + 1.5, tw, 8, f"<b>{escape(title.upper())}</b>", card=name,
-                           field="title", size=11.5, align="center", valign="middle"))
+    items.append(title_para)
     ty = cy + h * 0.2 + 2.5
     items.append(card_para(x, ty, tw, h - SAFE - 4.5 - ty, f"{rule}<br/>{t.attack_bonus}",
                            card=name, field="text", size=10, align="center", valign="middle"))
@@ -288,7 +311,8 @@ def dash_front(doc: DashDeck, card: DashCard) -> list[Item]:
 def dash_pages(doc: DashDeck, opts: Options) -> list[Page]:
     lay = deck_layout(doc.layout, opts)
     doc = doc.model_copy(update={"layout": lay})
-    faces = {c.id: dash_front(doc, c) for c in doc.content.cards}
+    tsize = title_size(doc)
+    faces = {c.id: dash_front(doc, c, tsize) for c in doc.content.cards}
     fronts = [faces[c.id] for c in expand(doc.content.cards)]
     back = _back(lay, doc.content.back, doc.title)
     return deck_pages(lay, fronts, [back], opts, doc.title)

@@ -10,8 +10,8 @@ from ...draw import text_width_mm
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...model import Candy, Colour, HEX, Ident, LayoutFile, PageSetup, Strict, unique_ids
-from ...scene import QR, Box, Circle, Group, Icon, Item, Page, Style, Text
-from ...widgets import GREY, heading, name_line, tint
+from ...scene import QR, Box, Circle, Group, Icon, Item, Line, Page, Style, Text
+from ...widgets import heading, name_line, tint
 
 PARTS = ("head", "body", "left_arm", "right_arm", "left_leg", "right_leg")
 
@@ -47,7 +47,8 @@ class StatusContent(Strict):
 class StatusLayout(PageSetup):
     per_page: Literal[1, 2, 4] = 2
     box: float = Field(6.0, ge=5.0, le=10.0, description="damage box size, mm")
-    extended_fill: Colour = Field(GREY, pattern=HEX)
+    extended_fill: Colour = Field("#e6e6e6", pattern=HEX, description="fill of the extended-game "
+                                  "boxes (dashed): light, so pencil marks show")
 
 
 class StatusSheet(LayoutFile):
@@ -55,30 +56,58 @@ class StatusSheet(LayoutFile):
     layout: StatusLayout = StatusLayout()
 
 
-# The figure, in mm at box size 6, origin top left. (kind, x, y, w, h); grid = columns x rows.
+# The figure, in mm at box size 6, origin top left: a gingerbread cookie whose parts stand 3 mm
+# apart, so that each part has its own tear line. (kind, x, y, w, h, (columns, rows)).
 FIGURE = {
-    "head": ("circle", 37, 0, 36, 36, (3, 2)),
-    "body": ("rect", 35, 36, 40, 46, (2, 3)),
-    "left_arm": ("rect", 3, 40, 32, 24, (3, 2)),
-    "right_arm": ("rect", 75, 40, 32, 24, (3, 2)),
-    "left_leg": ("rect", 33, 82, 21, 38, (2, 3)),
-    "right_leg": ("rect", 56, 82, 21, 38, (2, 3)),
+    "head": ("head", 37, 0, 36, 36, (3, 2)),
+    "body": ("body", 35, 39, 40, 44, (2, 3)),
+    "left_arm": ("arm", 2, 42, 30, 28, (3, 2)),
+    "right_arm": ("arm", 78, 42, 30, 28, (3, 2)),
+    "left_leg": ("leg", 33, 86, 20, 38, (2, 3)),
+    "right_leg": ("leg", 57, 86, 20, 38, (2, 3)),
 }
-FIG_W, FIG_H = 110.0, 120.0
+EDGE = 1.5  # room around the figure for the tear lines
+FIG_W, FIG_H = 110.0 + 2 * EDGE, 124.0 + 2 * EDGE
+TEAR = Style(stroke="#555555", width=0.25, dash=(1.0, 0.8))
+ICING = Style(stroke="#ffffff", width=0.7)
+
+
+def _outline(shape: str, x: float, y: float, w: float, h: float, s: float, style: Style,
+             pad: float = 0.0, id: str = "") -> Item:
+    """A part's cookie shape (head round, limbs rounded at their ends), `pad` mm larger."""
+    x, y, w, h = x - pad, y - pad, w + 2 * pad, h + 2 * pad
+    if shape == "head":
+        return Circle(x + w / 2, y + h / 2, w / 2, style, id=id)
+    radius = {"body": 9 * s, "arm": 7 * s, "leg": 9.5 * s}[shape] + pad
+    return Box(x, y, w, h, style, id=id, radius=radius)
+
+
+def _icing(shape: str, x: float, y: float, w: float, h: float, s: float, left: bool) -> list[Item]:
+    """White icing zigzags at the wrists and ankles, like a baked gingerbread cookie."""
+    if shape == "arm":
+        ix = x + 3.2 * s if left else x + w - 3.2 * s
+        ys = [y + h * (0.25 + 0.1 * k) for k in range(6)]
+        pts = tuple((ix + (0.9 if k % 2 else -0.9) * s, yy) for k, yy in enumerate(ys))
+    elif shape == "leg":
+        iy = y + h - 2.2 * s
+        xs = [x + w * (0.24 + 0.104 * k) for k in range(6)]
+        pts = tuple((xx, iy + (0.7 if k % 2 else -0.7) * s) for k, xx in enumerate(xs))
+    else:
+        return []
+    return [Line(pts, ICING)]
 
 
 def _part(doc: StatusSheet, part: Part, s: float, ink: bool) -> list[Item]:
     candy = next(c for c in doc.content.candies if c.id == part.candy)
     shape, x, y, w, h, (cols, rows) = FIGURE[part.id]
-    x, y, w, h = x * s, y * s, w * s, h * s
+    x, y, w, h = (x + EDGE) * s, (y + EDGE) * s, w * s, h * s
     fill = "#ffffff" if ink else tint(candy.colour, 0.35)
-    outline = Style(stroke="#000000", fill=fill, width=0.6)
     pid = f"part.{part.id}"
-    items: list[Item] = []
-    if shape == "circle":
-        items.append(Circle(x + w / 2, y + h / 2, w / 2, outline, id=pid))
-    else:
-        items.append(Box(x, y, w, h, outline, id=pid, radius=4 * s))
+    items: list[Item] = [
+        _outline(shape, x, y, w, h, s, TEAR, pad=1.3 * s, id=f"{pid}.tear"),
+        _outline(shape, x, y, w, h, s, Style(stroke="#000000", fill=fill, width=0.6), id=pid)]
+    if not ink:
+        items += _icing(shape, x, y, w, h, s, part.id.startswith("left"))
     box = doc.layout.box * s
     gap = 1.2 * s
     gw, gh = cols * box + (cols - 1) * gap, rows * box + (rows - 1) * gap
@@ -88,7 +117,7 @@ def _part(doc: StatusSheet, part: Part, s: float, ink: bool) -> list[Item]:
     items.append(Icon(candy.icon, x + w / 2, gy - icon / 2 - 1 * s, icon, id=f"{pid}.candy",
                       fill=candy.colour, mono=ink))
     n = 0
-    extended = Style(stroke="#000000", fill=doc.layout.extended_fill, width=0.35)
+    extended = Style(stroke="#000000", fill=doc.layout.extended_fill, width=0.35, dash=(0.9, 0.6))
     basic = Style(stroke="#000000", fill="#ffffff", width=0.35)
     for r in range(rows):
         for c in range(cols):
@@ -108,7 +137,7 @@ def compose_sheet(doc: StatusSheet, w: float, h: float, ink: bool) -> list[Item]
         items = [it for part in doc.content.parts for it in _part(doc, part, s, ink)]
         return items + _side_panel(doc, FIG_W * s + 6, w, h, ink)
     top = 10.0
-    s = max(min(1.0, (h - top - 24) / FIG_H, w / FIG_W), 5.0 / doc.layout.box)
+    s = max(min(1.0, (h - top - 30) / FIG_H, w / FIG_W), 5.0 / doc.layout.box)
     dx = (w - FIG_W * s) / 2
     items: list[Item] = [heading(0, 6, doc.title, 11, id="title")]
     title_w = text_width_mm(doc.title, 11, bold=True) + 4
@@ -168,13 +197,18 @@ def _legend(doc: StatusSheet, x: float, y: float, size: float, inline: bool = Fa
     lb = 4.0
     c = doc.content
     basic = f"Basic game: {c.basic_boxes} white boxes"
-    ext = f"Extended game: add the {c.extended_boxes} grey boxes"
+    ext = f"Extended game: add the {c.extended_boxes} shaded, dashed boxes"
     items: list[Item] = [Box(x, y, lb, lb, Style(width=0.3, fill="#ffffff"), id="legend.basic"),
                          Text(x + lb + 1.5, y + 3.1, basic, size, id="legend.basic.text")]
     if c.extended_boxes:
         ex, ey = (x + lb + 4 + text_width_mm(basic, size), y) if inline else (x, y + 6)
-        items += [Box(ex, ey, lb, lb, Style(width=0.3, fill=doc.layout.extended_fill), id="legend.extended"),
+        items += [Box(ex, ey, lb, lb, Style(width=0.3, fill=doc.layout.extended_fill, dash=(0.9, 0.6)),
+                      id="legend.extended"),
                   Text(ex + lb + 1.5, ey + 3.1, ext, size, id="legend.extended.text")]
+    ty = y + (5.5 if inline else 12)
+    items += [Line(((x, ty + 2), (x + lb, ty + 2)), TEAR, id="legend.tear"),
+              Text(x + lb + 1.5, ty + 3.1, "Part destroyed? Tear it off on its dotted line "
+                   "for the attacker", size, id="legend.tear.text")]
     return items
 
 

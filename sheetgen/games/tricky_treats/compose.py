@@ -165,9 +165,9 @@ def _stash(doc: TrickySheet, x: float, y: float, w: float, ink: bool) -> tuple[l
         if rew.kind == "star":
             items.append(Icon("star", cx, yr + 4.6, 6.2, id=f"stash.reward.{i}.star", mono=ink))
         else:
-            items.append(Icon("cauldron", cx, yr + 2.4, 4.4, id=f"stash.reward.{i}.cauldron", mono=ink))
-            items.append(Text(cx, yr + 6.2, "or", 6, align="center", color=SOFT, id=f"stash.reward.{i}.or"))
-            items.append(Icon("pyramid", cx, yr + 8.2, 4.2, id=f"stash.reward.{i}.pyramid", mono=ink))
+            items.append(Icon("cauldron", cx, yr + 2.1, 4.2, id=f"stash.reward.{i}.cauldron", mono=ink))
+            items.append(Text(cx, yr + 6.0, "or", 6, align="center", color=SOFT, id=f"stash.reward.{i}.or"))
+            items.append(Icon("pyramid", cx, yr + 8.6, 4.2, id=f"stash.reward.{i}.pyramid", mono=ink))
         items.append(Text(cx, yr + 13.2, f"{rew.needs}", 8, bold=True, align="center",
                           id=f"stash.reward.{i}.needs"))
     return items, yr + 14.5 - y
