@@ -80,28 +80,17 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
 
 @app.command()
 @friendly
-def build(out: Path = typer.Option(Path("output"), "--out", help="output folder")):
-    """Write every component PDF (and every kit) into output/."""
+def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"),
+          force: bool = typer.Option(False, "--force", help="make every file again, ignoring the cache"),
+          workers: int = typer.Option(0, "--workers", min=0, help="processes (0: all cores)")):
+    """Write every component PDF (and every kit) into output/; unchanged ones are kept."""
     from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
 
-    jobs = api.build_jobs(out)
-    results = []
+    from . import build as builder
+
     t0 = time.perf_counter()
-    console = Console(stderr=True)
-    with Progress(console=console, transient=True, disable=not sys.stderr.isatty()) as bar:
-        task = bar.add_task("building", total=len(jobs))
-        for label, job in jobs:
-            bar.update(task, description=label)
-            results.append(job())
-            bar.advance(task)
-    table = Table(title=f"sheetgen build: {len(results)} files in {time.perf_counter() - t0:.1f} s")
-    for col in ("file", "pages", "KiB", "seconds"):
-        table.add_column(col, justify="left" if col == "file" else "right")
-    for r in results:
-        table.add_row(str(r.path), str(r.pages), f"{r.bytes / 1024:.0f}", f"{r.seconds:.2f}")
-    Console().print(table)
+    results = builder.run(out, force, workers)
+    Console().print(builder.table(results, time.perf_counter() - t0))
 
 
 @app.command()
