@@ -44,21 +44,6 @@ def listing() -> list[tuple[str, str, str]]:
     return rows
 
 
-def build_jobs(out_dir: Path) -> list[tuple[str, callable]]:
-    """Every output `sheetgen build` makes, as (label, job) pairs; each job returns a Built."""
-    from . import kit
-
-    jobs = []
-    for p in known_layouts():
-        jobs.append((p.stem, lambda p=p: render(p, out_dir / f"{p.stem}.pdf")))
-    for product in kit.products():  # every kit, on both papers
-        for paper in kit.PAPER_NAMES:
-            name = kit.default_name(product, paper)
-            jobs.append((name, lambda product=product, paper=paper, name=name:
-                         kit.write(product, out_dir / name, paper)))
-    return jobs
-
-
 def schema() -> str:
     """JSON Schema of layout files: one of the kinds' models, chosen by `kind`."""
     models = [kind(name).model for name in sorted(KINDS)]

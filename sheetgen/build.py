@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import multiprocessing
 import os
@@ -236,7 +237,7 @@ def run(out_dir: Path, force: bool = False, workers: int = 0) -> list[Result]:
     workers = workers or os.cpu_count() or 1
     if workers > 1 and len(draw) + len(lay) > 1:
         if lay:
-            import weasyprint  # noqa: F401  (imported once, before the workers fork)
+            importlib.import_module("weasyprint")  # imported once, before the workers fork
         with _pool(min(workers, len(draw) + len(lay))) as pool:
             laid = {o.front: pool.submit(_front, o.kit) for o in lay}  # the slow ones first
             drawn = {d: pool.submit(_draw, p.specs[d]) for d in draw}
