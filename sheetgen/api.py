@@ -157,32 +157,6 @@ def write_new(text: str, path: Path, force: bool = False) -> Path:
     return write_atomic(path, text)
 
 
-def build_jobs(out_dir: Path) -> list[tuple[str, callable]]:
-    """Every output `sheetgen build` makes, as (label, job) pairs; each job returns a Built."""
-    from . import kit
-
-    jobs = []
-    for p in known_layouts():
-        jobs.append((p.stem, lambda p=p: render(p, out_dir / f"{p.stem}.pdf")))  # = default_name
-    for product in kit.products():  # every kit, on both papers
-        for paper in kit.PAPER_NAMES:
-            name = kit.default_name(product, paper)
-            jobs.append((name, lambda product=product, paper=paper, name=name:
-                         kit.write(product, out_dir / name, paper)))
-    return jobs
-
-
-def job_weight(label: str) -> float:
-    """About how much work a build job is, so the progress bar's estimate is honest: a kit
-    renders every component of its product again and lays out its documents with WeasyPrint."""
-    from . import kit
-
-    for product in kit.products():
-        if any(label == kit.default_name(product, paper) for paper in kit.PAPER_NAMES):
-            return 4.0 + len(kit.components(product))
-    return 1.0
-
-
 def schema() -> str:
     """JSON Schema of layout files: one of the kinds' models, chosen by `kind`."""
     models = [kind(name).model for name in sorted(KINDS)]

@@ -180,46 +180,24 @@ def report(built, as_json: bool, to_stderr: bool = False) -> None:
 @app.command()
 @friendly
 def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"),
+          force: bool = typer.Option(False, "--force", help="make every file again, ignoring the cache"),
+          workers: int = typer.Option(0, "--workers", min=0, help="processes (0: all cores)"),
           as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
-    """Write every component PDF (and every kit) into output/. A layout that fails is reported
-    in one line and the rest are still built (exit 2 if any failed)."""
-    from rich.progress import Progress
-    from rich.table import Table
-
-    from .output import check_target
+    """Write every component PDF (and every kit) into output/; unchanged ones are kept."""
+    from . import build as builder
 
     if out.exists() and not out.is_dir():
         raise SheetgenError("the build output is a file, not a folder", file=str(out),
                             fix="give a folder, e.g. --out output")
-    jobs = api.build_jobs(out)
-    weights = [api.job_weight(label) for label, _ in jobs]
-    results, failed = [], []
     t0 = time.perf_counter()
-    with Progress(console=console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as bar:
-        task = bar.add_task("building", total=sum(weights))
-        for (label, job), weight in zip(jobs, weights):
-            bar.update(task, description=label)
-            try:
-                results.append(job())
-            except SheetgenError as exc:
-                failed.append(f"{label}: {exc}")
-            bar.advance(task, weight)
-    for line in failed:
-        typer.echo(f"sheetgen: error: {line}", err=True)
+    results = builder.run(out, force, workers)
     seconds = time.perf_counter() - t0
     if as_json:
-        typer.echo(json.dumps({"seconds": round(seconds, 2), "failed": failed, "files": [
-            {"path": str(r.path), "pages": r.pages, "bytes": r.bytes, "seconds": round(r.seconds, 3)}
-            for r in results]}, indent=2))
+        typer.echo(json.dumps({"seconds": round(seconds, 2), "files": [
+            {"path": str(r.path), "pages": r.pages, "bytes": r.bytes, "seconds": round(r.seconds, 3),
+             "status": r.status} for r in results]}, indent=2))
     else:
-        table = Table(title=f"sheetgen build: {len(results)} files in {seconds:.1f} s")
-        for col in ("file", "pages", "KiB", "seconds"):
-            table.add_column(col, justify="left" if col == "file" else "right")
-        for r in results:
-            table.add_row(str(r.path), str(r.pages), f"{r.bytes / 1024:.0f}", f"{r.seconds:.2f}")
-        console().print(table)
-    if failed:
-        raise typer.Exit(2)
+        console().print(builder.table(results, seconds))
 
 
 @app.command()

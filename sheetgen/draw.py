@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 from pathlib import Path
 
 import qrcode
+from reportlab import rl_config
+from reportlab.lib.colors import Color, toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import PATH_OPS, Canvas
 from reportlab.platypus import Paragraph
 
 from .errors import SheetgenError
-from .icons import draw_icon
+from .icons import DEFAULT_FILL, draw_unit
 from .output import write_atomic
 from .paper import MM
 from .resources import shipped
@@ -25,6 +29,24 @@ from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
 FONT_DIR = shipped("fonts")
 FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black": "Lato-Black"}
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+KAPPA = 0.5522847498307936  # a quarter circle's Bezier control distance, as a fraction of r
+rl_config.useA85 = 0  # binary streams: smaller files, and no ASCII85 pass over every page
+
+
+@lru_cache(maxsize=None)
+def colour(value: str) -> Color:
+    """A colour string as a reportlab Color, parsed once (reportlab parses strings on every use)."""
+    return toColor(value)
+
+
+class FastCanvas(Canvas):
+    """A reportlab canvas that reads each colour string once (icons and styles repeat a few)."""
+
+    def setFillColor(self, aColor, alpha=None):
+        super().setFillColor(colour(aColor) if isinstance(aColor, str) else aColor, alpha)
+
+    def setStrokeColor(self, aColor, alpha=None):
+        super().setStrokeColor(colour(aColor) if isinstance(aColor, str) else aColor, alpha)
 
 
 @lru_cache(maxsize=None)
@@ -68,7 +90,7 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
     size = p.size
     while size >= p.min_size - 1e-9:
         style = ParagraphStyle("p", fontName="Lato", fontSize=size, leading=size * 1.18,
-                               alignment=ALIGN[p.align], textColor=p.color)
+                               alignment=ALIGN[p.align], textColor=colour(p.color))
         para = Paragraph(p.markup, style)
         _, h = para.wrap(p.w * MM, p.h * MM)
         if h <= p.h * MM + 0.01:
@@ -78,11 +100,20 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
                         key=p.id or "text", fix="shorten the text or give it a larger box")
 
 
+@lru_cache(maxsize=None)
+def form_name(key: str) -> str:
+    """A PDF form name for a key (letters, digits and _ only)."""
+    return "".join(ch if ch.isalnum() else "_" for ch in key)
+
+
 class Drawer:
     def __init__(self, c: Canvas, page: Page, shade: dict[str, float] | None = None,
                  forms: set[str] | None = None):
         self.c, self.page, self.shade = c, page, shade or {}
         self.forms = forms if forms is not None else set()  # forms already in the document
+        # The pen last set on this page's stream (outside any saved state): unchanged settings
+        # are not written again. Everything that saves and restores state leaves it as it was.
+        self.pen: dict[str, object] = {}
 
     def X(self, x: float) -> float:
         return x * MM
@@ -91,14 +122,25 @@ class Drawer:
         return (self.page.height - y) * MM
 
     def _style(self, s: Style) -> tuple[int, int]:
-        c = self.c
+        c, pen = self.c, self.pen
         if s.stroke:
-            c.setStrokeColor(s.stroke)
-            c.setLineWidth(s.width * MM)
-        c.setDash([d * MM for d in s.dash] if s.dash else [])
+            if pen.get("stroke") != s.stroke:
+                c.setStrokeColor(s.stroke)
+                pen["stroke"] = s.stroke
+            if pen.get("width") != s.width:
+                c.setLineWidth(s.width * MM)
+                pen["width"] = s.width
+        if pen.get("dash") != (s.dash or ()):  # unknown at first: a form inherits its caller's
+            c.setDash([d * MM for d in s.dash] if s.dash else [])
+            pen["dash"] = s.dash or ()
         if s.fill:
-            c.setFillColor(s.fill)
+            self._fill(s.fill)
         return (1 if s.stroke else 0), (1 if s.fill else 0)
+
+    def _fill(self, colour: str) -> None:
+        if self.pen.get("fill") != colour:
+            self.c.setFillColor(colour)
+            self.pen["fill"] = colour
 
     def draw(self, items) -> None:
         self.c.setLineJoin(1)
@@ -127,15 +169,17 @@ class Drawer:
     def _clipped(self, g: Group, dx: float, dy: float) -> None:
         """Draw a group's items only inside its clip rectangle (e.g. a card's bleed box)."""
         self.c.saveState()
+        pen = dict(self.pen)
         self._clip(g, dx, dy)
         self._items(g.items, dx, dy)
         self.c.restoreState()
+        self.pen = pen
 
     def _form(self, g: Group, dx: float, dy: float) -> None:
         """Draw the group's items once into a PDF form, then place the form (a deck repeats its
         cards and backs: each is drawn and stored once)."""
         c = self.c
-        name = "sg" + "".join(ch if ch.isalnum() else "_" for ch in g.form)
+        name = form_name("sg" + g.form)
         if name not in self.forms:
             c.beginForm(name, -2000, -2000, 2000, 2000)
             Drawer(c, Page(0.0, 0.0), None, self.forms)._items(g.items, 0.0, 0.0)  # y down from 0
@@ -158,7 +202,13 @@ class Drawer:
 
     def _circle(self, o: Circle, dx, dy):
         stroke, fill = self._style(o.style)
-        self.c.circle(self.X(o.cx + dx), self.Y(o.cy + dy), o.r * MM, stroke=stroke, fill=fill)
+        x, y, r = self.X(o.cx + dx), self.Y(o.cy + dy), o.r * MM
+        k = r * KAPPA  # four Bezier quarters, written directly (reportlab's arcs use trigonometry)
+        self.c.addLiteral(f"{fp_str(x + r, y)} m {fp_str(x + r, y + k, x + k, y + r, x, y + r)} c "
+                          f"{fp_str(x - k, y + r, x - r, y + k, x - r, y)} c "
+                          f"{fp_str(x - r, y - k, x - k, y - r, x, y - r)} c "
+                          f"{fp_str(x + k, y - r, x + r, y - k, x + r, y)} c h "
+                          + PATH_OPS[stroke, fill, self.c._fillMode])
 
     def _line(self, ln: Line, dx, dy):
         stroke, fill = self._style(ln.style)
@@ -173,8 +223,11 @@ class Drawer:
 
     def _text(self, t: Text, dx, dy):
         c = self.c
-        c.setFillColor(t.color)
-        c.setFont(font_name(t.bold, t.italic), t.size)
+        self._fill(t.color)
+        font = (font_name(t.bold, t.italic), t.size)
+        if self.pen.get("font") != font:
+            c.setFont(*font)
+            self.pen["font"] = font
         x, y = self.X(t.x + dx), self.Y(t.y + dy)
         {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[t.align](
             x, y, t.text)
@@ -187,15 +240,30 @@ class Drawer:
         para.drawOn(self.c, self.X(p.x + dx), top - h)
 
     def _icon(self, i: Icon, dx, dy):
-        self.c.setDash([])
-        draw_icon(self.c, i.name, self.X(i.cx + dx), self.Y(i.cy + dy), i.size, i.fill, i.mono,
-                  i.rotate)
+        """Each icon (name, colour, mono) is drawn once per document as a PDF form, then placed:
+        a sheet repeats a few icons many times."""
+        c = self.c
+        fill = i.fill or DEFAULT_FILL[i.name]
+        name = form_name(f"ic_{i.name}_{fill}_{int(i.mono)}")
+        if name not in self.forms:
+            c.beginForm(name, -2, -2, 2, 2)
+            draw_unit(c, i.name, fill, i.mono)
+            c.endForm()
+            self.forms.add(name)
+        half = i.size * MM / 2  # placed by hand: a canvas saveState costs more than the icon
+        cos, sin = (1.0, 0.0) if not i.rotate else (math.cos(math.radians(i.rotate)),
+                                                     math.sin(math.radians(i.rotate)))
+        solid = "" if self.pen.get("dash") == () else " [] 0 d"
+        at = fp_str(half * cos, half * sin, -half * sin, half * cos, self.X(i.cx + dx), self.Y(i.cy + dy))
+        c.addLiteral(f"q {at} cm{solid}")
+        c.doForm(name)
+        c.addLiteral("Q")
 
     def _qr(self, q: QR, dx, dy):
         m = qr_matrix(q.data)
         cell = q.size / len(m)
         c = self.c
-        c.setFillColor("#000000")
+        self._fill("#000000")
         for r, row in enumerate(m):
             col = 0
             while col < len(row):
@@ -228,8 +296,8 @@ def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = No
     and a last pass over the bytes (print-shop boxes and output intent)."""
     register_fonts()
     buf = io.BytesIO()
-    c = Canvas(buf, invariant=1, pageCompression=1, initialFontName="Lato", initialFontSize=10,
-               **(hooks.canvas if hooks else {}))
+    c = FastCanvas(buf, invariant=1, pageCompression=1, initialFontName="Lato", initialFontSize=10,
+                   **(hooks.canvas if hooks else {}))
     c.setTitle(title)
     c.setAuthor("sheetgen")
     c.setCreator("sheetgen")

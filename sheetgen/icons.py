@@ -386,18 +386,22 @@ for _n in range(1, 7):
 def draw_icon(c: Canvas, name: str, cx_pt: float, cy_pt: float, size_mm: float,
               fill: str | None = None, mono: bool = False, rotate: float = 0.0) -> None:
     """Draw icon `name` centred at (cx, cy) points, `size_mm` across, turned `rotate` degrees."""
-    fn = ICONS[name]
     half = size_mm * MM / 2
     c.saveState()
     c.translate(cx_pt, cy_pt)
     if rotate:
         c.rotate(rotate)
     c.scale(half, half)
+    draw_unit(c, name, fill, mono)
+    c.restoreState()
+
+
+def draw_unit(c: Canvas, name: str, fill: str | None = None, mono: bool = False) -> None:
+    """Draw icon `name` in its unit box (-1 to 1, y up), as `draw_icon` does once it has placed it."""
     c.setLineWidth(LW)
     c.setLineJoin(1)
     c.setLineCap(1)
-    fn(c, fill or DEFAULT_FILL[name], mono)
-    c.restoreState()
+    ICONS[name](c, fill or DEFAULT_FILL[name], mono)
 
 
 # ---- cards: Run for Your Life / ROLL for Your Life ------------------------------------------

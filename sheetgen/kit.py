@@ -51,6 +51,7 @@ class Part:
     first: int = 0  # 1-based page in the kit, set when the kit is laid out
     note: str = ""  # a line about the part, shown on the cover
     consumable: bool = False  # written on in play: printed --copies times
+    key: str = ""  # components: a digest of the part's title and pages (`sheetgen build` sets it)
 
 
 @dataclass
@@ -151,14 +152,21 @@ def consumable(kind_name: str) -> bool:
     return k.rules is not None or k.consumable
 
 
-def render_component(c: Component, paper: str, copies: int) -> Part:
+def component_pages(c: Component, paper: str, copies: int) -> tuple[Part, list]:
+    """A component's part (its PDF not drawn yet) and its pages."""
     n = copies if consumable(c.kind) else 1
     opts = Options(paper=paper, copies=n, game=c.game)
     loaded = _load(c.path, paper)
     pages = render_pages(loaded, opts)
     fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
     return Part(c.title, len(pages), "component", copies=n, duplex=len(fronts) != len(pages),
-                pdf=pdf_bytes(pages, c.title), note=c.note, consumable=consumable(c.kind))
+                note=c.note, consumable=consumable(c.kind)), pages
+
+
+def render_component(c: Component, paper: str, copies: int) -> Part:
+    part, pages = component_pages(c, paper, copies)
+    part.pdf = pdf_bytes(pages, c.title)
+    return part
 
 
 def product_title(product: str, games: list) -> str:
@@ -216,8 +224,12 @@ def _front_html(kit: Kit) -> str:
 
 def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
     """Lay out a whole kit: every part rendered and numbered (no file written)."""
-    from .documents import layout, pdf
+    return settle(start(product, paper, copies))
 
+
+def start(product: str, paper: str = "a4", copies: int = 1, render=render_component) -> Kit:
+    """A kit with every part rendered by `render(component, paper, copies)`; its front (cover,
+    contents, rules) is not laid out yet: see `settle`."""
     known = products()
     if product not in known:
         hint = did_you_mean(product, known)
@@ -230,9 +242,17 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
     front = [Part("Cover", 1, "cover", anchor="part-cover"),
              Part("Contents", 1, "contents", anchor="part-contents")]
     front += [Part(g.name, 1, "rules", anchor=f"part-rules-{g.id}") for g in games]
-    comps = [render_component(c, paper, copies) for c in components(product)]
+    comps = [render(c, paper, copies) for c in components(product)]
     comps.sort(key=lambda p: p.duplex)  # double-sided parts last: one range to print duplex
     kit.parts = front + comps
+    return kit
+
+
+def settle(kit: Kit) -> Kit:
+    """Lay out the kit's front and number its parts."""
+    from .documents import layout, pdf
+
+    front = [p for p in kit.parts if p.role != "component"]
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
@@ -249,8 +269,15 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
             return kit
         for p, n in zip(front, sizes):
             p.pages = n
-    raise SheetgenError(f"the front pages of the {product} kit do not settle",
+    raise SheetgenError(f"the front pages of the {kit.product} kit do not settle",
                         fix="report this as a bug")
+
+
+def number(kit: Kit, front_pages: list[int]) -> None:
+    """Give the front parts the page counts a settled layout found, and number every part."""
+    for p, n in zip([p for p in kit.parts if p.role != "component"], front_pages):
+        p.pages = n
+    _number(kit.parts)
 
 
 def merge(kit: Kit) -> bytes:

@@ -15,7 +15,7 @@ import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from sheetgen import api, kit
+from sheetgen import kit
 from sheetgen.cli import app
 from sheetgen.draw import pdf_bytes
 from sheetgen.kinds import Options, load, render_pages
@@ -149,13 +149,6 @@ def test_same_options_give_the_same_bytes_across_processes(tmp_path):
     subprocess.run([sys.executable, "-m", "sheetgen", "kit", "roll-and-fight", "--paper", "a4",
                     "--copies", "1", "--out", str(out)], check=True, capture_output=True)
     assert out.read_bytes() == built("roll-and-fight", "a4")
-
-
-def test_build_makes_every_component_and_every_kit_on_both_papers(tmp_path):
-    labels = [label for label, _ in api.build_jobs(tmp_path)]
-    assert [p.stem for p in kit.known_layouts()] == labels[:len(kit.known_layouts())]
-    for product in kit.products():
-        assert f"{product}-kit.pdf" in labels and f"{product}-kit-letter.pdf" in labels
 
 
 def test_copies_multiply_sheets_but_not_boards_or_cards():

@@ -1,0 +1,299 @@
+"""`sheetgen build`: every component PDF and every kit, incremental and in parallel.
+
+- Each output has a digest of what its bytes depend on: for a component, its title and pages
+  (the scene, composed in a few ms); for a kit, its parts (their digests) and its front's inputs.
+  Every digest also covers sheetgen's code, templates and fonts, the PDF libraries' versions and
+  SOURCE_DATE_EPOCH. An output whose digest and file are unchanged is not made again.
+- A manifest in the output folder (`.sheetgen-build.json`) records the digests, the files read
+  and a stamp of them all: when the stamp holds and every output is intact, nothing is loaded.
+- Component PDFs are drawn once per build, by digest, and the kits reuse them (the Letter layout
+  files and the kits' Letter parts are the same pages); they and the kits' fronts (the slow
+  WeasyPrint part) are kept by digest in `.sheetgen-cache/`, so a kit whose front did not change
+  is only merged again.
+- Drawing and front layout run in worker processes; the same digests give the same bytes, so a
+  parallel, an incremental and a from-scratch build write identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import multiprocessing
+import os
+import pickle
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
+
+from . import __version__
+from .output import write_atomic
+
+MANIFEST = ".sheetgen-build.json"
+CACHE = ".sheetgen-cache"
+PACKAGE = Path(__file__).resolve().parent
+LIBRARIES = ("reportlab", "rl_accel", "weasyprint", "pydyf", "pypdf", "fonttools", "qrcode")
+
+
+@dataclass
+class Output:
+    name: str  # file name in the output folder
+    digest: str
+    spec: tuple = ()  # components: how to compose the pages again, in a worker
+    kit: object = None  # kits: the kit.Kit, front not laid out yet
+    front: str = ""  # kits: digest of what the front depends on (the parts but not their pages)
+    pages: int = 0
+
+
+@dataclass
+class Result:
+    path: Path
+    pages: int
+    bytes: int
+    seconds: float
+    status: str  # built | unchanged
+
+
+@dataclass
+class Plan:
+    outputs: list[Output] = field(default_factory=list)
+    specs: dict[str, tuple] = field(default_factory=dict)  # part digest -> spec
+    inputs: set[str] = field(default_factory=set)  # files read (layouts and what they extend)
+
+
+def sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _tree(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def code_digest() -> str:
+    """sheetgen's files (code, fonts, templates), the versions of the libraries that write the
+    bytes, and the date WeasyPrint writes."""
+    from .documents import TEMPLATES
+
+    files = _tree(PACKAGE) + (_tree(TEMPLATES) if TEMPLATES.is_dir() else [])
+    versions = []
+    for lib in LIBRARIES:
+        try:
+            versions.append(f"{lib}={metadata.version(lib)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{lib}=none")
+    return sha(__version__, *versions, os.environ.get("SOURCE_DATE_EPOCH", ""),
+               *(sha(p.relative_to(p.anchor), p.read_bytes()) for p in files))
+
+
+def stamp(code: str, inputs: list[str]) -> str:
+    """Everything a build reads: code, the known layouts and the files they are made from."""
+    from .kinds import known_layouts
+
+    known = [str(p) for p in known_layouts()]
+    return sha(code, *known, *(sha(f, Path(f).read_bytes() if Path(f).is_file() else "missing")
+                               for f in sorted(inputs)))
+
+
+def file_sha(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def _pages(spec: tuple):
+    """(title, pages) of a component: a layout file as shipped, or a part of a kit."""
+    from . import kit
+    from .kinds import Options, load, render_pages
+
+    if spec[0] == "layout":
+        loaded = load(spec[1])
+        return loaded.doc.title, render_pages(loaded, Options())
+    part, pages = kit.component_pages(*spec[1:])
+    return part.title, pages
+
+
+def _draw(spec: tuple) -> bytes:
+    from .draw import pdf_bytes
+
+    title, pages = _pages(spec)
+    return pdf_bytes(pages, title)
+
+
+def _front(k) -> tuple[bytes, list[int]]:
+    from . import kit
+
+    k = kit.settle(k)
+    return k.front, [p.pages for p in k.parts if p.role != "component"]
+
+
+def plan(out_dir: Path, code: str) -> Plan:
+    """Every output with its digest (scenes composed, nothing drawn)."""
+    from . import kit
+    from .kinds import known_layouts
+    from .layout import load_raw
+
+    result = Plan()
+    for path in known_layouts():
+        _, lines = load_raw(path)
+        result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in lines.values()}}
+        spec = ("layout", path)
+        title, pages = _pages(spec)
+        digest = sha(code, title, pickle.dumps(pages, 5))
+        result.specs[digest] = spec
+        result.outputs.append(Output(f"{path.stem}.pdf", digest, spec, pages=len(pages)))
+
+    def part(c, paper, copies):
+        p, pages = kit.component_pages(c, paper, copies)
+        p.key = sha(code, p.title, pickle.dumps(pages, 5))
+        result.specs[p.key] = ("part", c, paper, copies)
+        return p
+
+    for product in kit.products():
+        for paper in kit.PAPER_NAMES:
+            k = kit.start(product, paper, 1, render=part)
+            front = replace(k, parts=[replace(p, key="") for p in k.parts])
+            result.outputs.append(Output(kit.default_name(product, paper), sha(code, repr(k)), kit=k,
+                                         front=sha(code, repr(front))))
+    return result
+
+
+class Cache:
+    """Component PDFs and kit fronts by digest, in the output folder."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def path(self, digest: str, ext: str = "pdf") -> Path:
+        return self.root / f"{digest}.{ext}"
+
+    def get(self, digest: str) -> bytes | None:
+        p = self.path(digest)
+        return p.read_bytes() if p.is_file() else None
+
+    def front(self, digest: str) -> tuple[bytes, list[int]] | None:
+        pdf, meta = self.get(digest), self.path(digest, "json")
+        return (pdf, json.loads(meta.read_text())) if pdf is not None and meta.is_file() else None
+
+    def put(self, digest: str, data: bytes, pages: list[int] | None = None) -> None:
+        write_atomic(self.path(digest), data)
+        if pages is not None:
+            write_atomic(self.path(digest, "json"), json.dumps(pages))
+
+    def keep_only(self, digests: set[str]) -> None:
+        for p in self.root.glob("*.*"):
+            if p.stem not in digests:
+                p.unlink(missing_ok=True)
+
+
+def _pool(workers: int):
+    methods = multiprocessing.get_all_start_methods()
+    # fork: the workers start with everything the plan imported and loaded
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+def _read_manifest(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+        return data if isinstance(data, dict) and data.get("format") == 1 else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _intact(out_dir: Path, entry: dict | None, name: str, digest: str | None = None) -> bool:
+    return bool(entry) and (digest is None or entry.get("digest") == digest) and \
+        file_sha(out_dir / name) == entry.get("sha256")
+
+
+def run(out_dir: Path, force: bool = False, workers: int = 0) -> list[Result]:
+    """Build every output into `out_dir`; `workers` processes (0: one per core, 1: this one)."""
+    t0 = time.perf_counter()
+    out_dir = Path(out_dir)
+    manifest_path = out_dir / MANIFEST
+    old = {} if force else _read_manifest(manifest_path)
+    code = code_digest()
+    previous = old.get("outputs", {})
+    if old and old.get("stamp") == stamp(code, old.get("inputs", [])) and \
+            all(_intact(out_dir, e, n) for n, e in previous.items()):
+        return [Result(out_dir / n, e["pages"], e["bytes"], 0.0, "unchanged") for n, e in previous.items()]
+
+    cache = Cache(out_dir / CACHE)
+    if force and cache.root.exists():
+        shutil.rmtree(cache.root)
+    p = plan(out_dir, code)
+    todo = [o for o in p.outputs if not _intact(out_dir, previous.get(o.name), o.name, o.digest)]
+    making = {o.name for o in todo}
+    needed = {o.digest for o in todo if o.spec} | {part.key for o in todo if o.kit
+                                                   for part in o.kit.components}
+    parts = {d: data for d in needed if (data := cache.get(d)) is not None}
+    fronts = {o.front: f for o in todo if o.kit and (f := cache.front(o.front))}
+    draw = sorted(needed - parts.keys())
+    lay = list({o.front: o for o in todo if o.kit and o.front not in fronts}.values())
+    workers = workers or os.cpu_count() or 1
+    if workers > 1 and len(draw) + len(lay) > 1:
+        if lay:
+            importlib.import_module("weasyprint")  # imported once, before the workers fork
+        with _pool(min(workers, len(draw) + len(lay))) as pool:
+            laid = {o.front: pool.submit(_front, o.kit) for o in lay}  # the slow ones first
+            drawn = {d: pool.submit(_draw, p.specs[d]) for d in draw}
+            parts |= {d: f.result() for d, f in drawn.items()}
+            fronts |= {d: f.result() for d, f in laid.items()}
+    else:
+        parts |= {d: _draw(p.specs[d]) for d in draw}
+        fronts |= {o.front: _front(o.kit) for o in lay}
+    for d in draw:
+        cache.put(d, parts[d])
+    for o in lay:
+        cache.put(o.front, *fronts[o.front])
+
+    results, entries = [], {}
+    for o in p.outputs:
+        path = out_dir / o.name
+        if o.name in making:
+            t = time.perf_counter()
+            data = parts[o.digest] if o.spec else _kit_pdf(o, parts, fronts[o.front])
+            write_atomic(path, data)
+            results.append(Result(path, o.pages, len(data), time.perf_counter() - t, "built"))
+        else:
+            e = previous[o.name]
+            o.pages = e["pages"]
+            results.append(Result(path, e["pages"], e["bytes"], 0.0, "unchanged"))
+        entries[o.name] = {"digest": o.digest, "sha256": file_sha(path), "pages": o.pages,
+                           "bytes": path.stat().st_size}
+    for name in previous.keys() - entries.keys():  # outputs of layouts that are gone
+        (out_dir / name).unlink(missing_ok=True)
+    cache.keep_only({o.front for o in p.outputs} | set(p.specs))
+    write_atomic(manifest_path, json.dumps(
+        {"format": 1, "stamp": stamp(code, sorted(p.inputs)), "inputs": sorted(p.inputs),
+         "outputs": entries, "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
+    return results
+
+
+def _kit_pdf(o: Output, parts: dict[str, bytes], front: tuple[bytes, list[int]]) -> bytes:
+    from . import kit
+
+    k = o.kit
+    k.front = front[0]
+    kit.number(k, front[1])
+    for part in k.components:
+        part.pdf = parts[part.key]
+    o.pages = sum(part.pages for part in k.parts)
+    return kit.merge(k)
+
+
+def table(results: list[Result], seconds: float):
+    """The rich table `sheetgen build` prints."""
+    from rich.table import Table
+
+    built = sum(r.status == "built" for r in results)
+    t = Table(title=f"sheetgen build: {built} of {len(results)} files made in {seconds:.1f} s")
+    for col in ("file", "pages", "KiB", "seconds", "status"):
+        t.add_column(col, justify="left" if col in ("file", "status") else "right")
+    for r in results:
+        t.add_row(str(r.path), str(r.pages), f"{r.bytes / 1024:.0f}", f"{r.seconds:.2f}", r.status)
+    return t
