@@ -44,18 +44,19 @@ def listing() -> list[tuple[str, str, str]]:
     return rows
 
 
-def build_jobs(out_dir: Path) -> list[tuple[str, callable]]:
-    """Every output `sheetgen build` makes, as (label, job) pairs; each job returns a Built."""
+def build_jobs(out_dir: Path, base_url: str | None = None) -> list[tuple[str, callable]]:
+    """Every output `sheetgen build` makes, as (label, job) pairs; each job returns a Built.
+    With `base_url`, QR codes link to each PDF's `sheetgen serve` page."""
     from . import kit
 
     jobs = []
     for p in known_layouts():
-        jobs.append((p.stem, lambda p=p: render(p, out_dir / f"{p.stem}.pdf")))
+        jobs.append((p.stem, lambda p=p: render(p, out_dir / f"{p.stem}.pdf", Options(base_url=base_url))))
     for product in kit.products():  # every kit, on both papers
         for paper in kit.PAPER_NAMES:
             name = kit.default_name(product, paper)
             jobs.append((name, lambda product=product, paper=paper, name=name:
-                         kit.write(product, out_dir / name, paper)))
+                         kit.write(product, out_dir / name, paper, base_url=base_url)))
     return jobs
 
 

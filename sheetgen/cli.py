@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from . import api
+from . import api, links
 from .errors import SheetgenError
 from .kinds import Options
 
@@ -38,6 +38,8 @@ def friendly(fn):
 
 PaperOpt = typer.Option(None, "--paper", help="a4 or letter (default: the layout's)")
 CopiesOpt = typer.Option(1, "--copies", min=1, max=500, help="how many copies")
+BaseUrlOpt = typer.Option(None, "--base-url", help="QR codes link to each PDF's page at this "
+                          "'sheetgen serve' address, e.g. http://192.168.1.20:8000")
 
 
 @app.command("list")
@@ -63,7 +65,8 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            game: Optional[str] = typer.Option(None, "--game", help="one game's rules cards"),
            bleed: Optional[float] = typer.Option(None, "--bleed", min=0, max=6, help="card bleed, mm"),
            back_offset: str = typer.Option("0,0", "--back-offset", help="X,Y mm shift of card backs"),
-           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only")):
+           no_backs: bool = typer.Option(False, "--no-backs", help="fronts only"),
+           base_url: Optional[str] = BaseUrlOpt):
     """Render one layout to PDF."""
     if per_page not in (None, 1, 2, 4):
         raise SheetgenError(f"--per-page {per_page} is not allowed", fix="use 1, 2 or 4")
@@ -73,20 +76,21 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
         raise SheetgenError(f"--back-offset '{back_offset}' is not X,Y", fix="write e.g. 0.5,-0.3") from None
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
-                   back_offset=(bx, by), backs=not no_backs)
+                   back_offset=(bx, by), backs=not no_backs, base_url=base_url and links.base(base_url))
     built = api.render(layout, out, opts)
     typer.echo(str(built))
 
 
 @app.command()
 @friendly
-def build(out: Path = typer.Option(Path("output"), "--out", help="output folder")):
+def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"),
+          base_url: Optional[str] = BaseUrlOpt):
     """Write every component PDF (and every kit) into output/."""
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
 
-    jobs = api.build_jobs(out)
+    jobs = api.build_jobs(out, base_url and links.base(base_url))
     results = []
     t0 = time.perf_counter()
     console = Console(stderr=True)

@@ -23,6 +23,7 @@ from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
 FONT_DIR = Path(__file__).parent / "fonts"
 FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black": "Lato-Black"}
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+QUIET = 4  # modules of white around a QR code, inside its size
 
 
 @lru_cache(maxsize=None)
@@ -184,10 +185,14 @@ class Drawer:
         draw_icon(self.c, i.name, self.X(i.cx + dx), self.Y(i.cy + dy), i.size, i.fill, i.mono)
 
     def _qr(self, q: QR, dx, dy):
+        """The code inside its size with a 4-module quiet zone, on white."""
         m = qr_matrix(q.data)
-        cell = q.size / len(m)
+        cell = q.size / (len(m) + 2 * QUIET)
         c = self.c
+        c.setFillColor("#ffffff")
+        c.rect(self.X(q.x + dx), self.Y(q.y + dy + q.size), q.size * MM, q.size * MM, stroke=0, fill=1)
         c.setFillColor("#000000")
+        dx, dy = dx + QUIET * cell, dy + QUIET * cell
         for r, row in enumerate(m):
             col = 0
             while col < len(row):

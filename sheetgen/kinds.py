@@ -48,6 +48,7 @@ class Options:
     bleed: float | None = None
     back_offset: tuple[float, float] = (0.0, 0.0)
     backs: bool = True
+    base_url: str | None = None  # QR codes hold this PDF's link (sheetgen.links)
     extra: dict = field(default_factory=dict)
 
 
@@ -126,4 +127,6 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
 
 
 def render_pages(loaded: Loaded, opts: Options) -> list[Page]:
-    return loaded.kind.pages(loaded.doc, opts)
+    from .links import link_qrs
+
+    return link_qrs(loaded.kind.pages(loaded.doc, opts), loaded, opts)

@@ -143,9 +143,9 @@ def consumable(kind_name: str) -> bool:
     return k.rules is not None or k.consumable
 
 
-def render_component(c: Component, paper: str, copies: int) -> Part:
+def render_component(c: Component, paper: str, copies: int, base_url: str | None = None) -> Part:
     n = copies if consumable(c.kind) else 1
-    opts = Options(paper=paper, copies=n, game=c.game)
+    opts = Options(paper=paper, copies=n, game=c.game, base_url=base_url)
     loaded = _load(c.path, paper)
     pages = render_pages(loaded, opts)
     fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
@@ -202,7 +202,7 @@ def _front_html(kit: Kit) -> str:
                        simplex=_ranges(kit.parts, False))
 
 
-def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
+def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None) -> Kit:
     """Lay out a whole kit: every part rendered and numbered (no file written)."""
     from .documents import layout, pdf
 
@@ -216,7 +216,7 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
     front = [Part("Cover", 1, "cover", anchor="part-cover"),
              Part("Contents", 1, "contents", anchor="part-contents")]
     front += [Part(g.name, 1, "rules", anchor=f"part-rules-{g.id}") for g in games]
-    comps = [render_component(c, paper, copies) for c in components(product)]
+    comps = [render_component(c, paper, copies, base_url) for c in components(product)]
     comps.sort(key=lambda p: p.duplex)  # double-sided parts last: one range to print duplex
     kit.parts = front + comps
     # The cover and contents print page numbers that depend on how long the front turns out:
@@ -264,13 +264,14 @@ def merge(kit: Kit) -> bytes:
     return buf.getvalue()
 
 
-def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1):
+def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1,
+          base_url: str | None = None):
     """Make a kit and write it (default `output/<product>-kit[-letter].pdf`); returns api.Built."""
     from .api import Built
     from .output import write_atomic
 
     t0 = time.perf_counter()
-    kit = make(product, paper, copies)
+    kit = make(product, paper, copies, base_url)
     path = Path(out) if out else Path("output") / default_name(product, paper)
     write_atomic(path, merge(kit))
     return Built(path, sum(p.pages for p in kit.parts), path.stat().st_size, time.perf_counter() - t0)
