@@ -202,5 +202,10 @@ def schema():
     typer.echo(api.schema())
 
 
+from .web.command import serve as _serve  # noqa: E402  (its own module: the web is an extra)
+
+app.command("serve")(friendly(_serve))
+
+
 def main() -> None:  # pragma: no cover
     app()
