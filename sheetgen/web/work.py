@@ -183,7 +183,7 @@ class Store:
                 finally:
                     doc.close()
             buf = io.BytesIO()
-            image.save(buf, "PNG", optimize=True)
+            image.save(buf, "PNG", compress_level=6)
             return buf.getvalue()
 
         return self._cached(self.key(sheet, f"png{page}"), "png", make)
