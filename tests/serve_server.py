@@ -27,7 +27,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(base_url or self.url, cache, workers)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                access_log=False, lifespan="off")
+                                access_log=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

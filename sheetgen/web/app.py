@@ -1,4 +1,4 @@
-"""The Starlette application: pages, PDFs and previews; work runs in a bounded thread pool.
+"""The Starlette application: pages, PDFs and previews; the work runs in `work.Store`'s pools.
 
 Links (`sheetgen.links`) name a sheet as `/S/NAME/TOKENS`; the routes answer either case, so the
 upper-case links printed in QR codes open the same pages as the lower-case ones the site uses.
@@ -6,9 +6,8 @@ upper-case links printed in QR codes open the same pages as the lower-case ones 
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -21,25 +20,7 @@ from ..documents import render_html
 from ..errors import SheetgenError
 from .work import MAX_COPIES, MAX_KIT_COPIES, MAX_SEED, BadRequest, KitForm, SheetForm, Store, checked, sheet_of
 
-QUEUE = 32  # jobs waiting or running; more is answered 503
 PREVIEW_PAGES = 8  # previews shown on a sheet page
-
-
-class Pool:
-    """A bounded thread pool: at most `workers` jobs run, at most QUEUE wait; equal jobs share one run."""
-
-    def __init__(self, workers: int):
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sheetgen-web")
-        self.jobs: dict[str, asyncio.Future] = {}
-
-    async def run(self, key: str, fn, *args):
-        if key not in self.jobs:
-            if len(self.jobs) >= QUEUE:
-                raise BadRequest(503, "the server is busy; try again in a few seconds")
-            fut = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-            self.jobs[key] = fut
-            fut.add_done_callback(lambda _f: self.jobs.pop(key, None))
-        return await asyncio.shield(self.jobs[key])
 
 
 def page(template: str, status: int = 200, **context) -> HTMLResponse:
@@ -67,11 +48,12 @@ def _send(blob, media: str, request: Request, filename: str | None = None) -> Re
     return Response(blob.data, media_type=media, headers=headers)
 
 
-async def _blob(request: Request, key: str, fn, *args, media: str, filename: str | None = None):
+async def _blob(request: Request, key: str, make, media: str, filename: str | None = None):
+    """A cached result: 304 when the client has it (known without work), else the bytes."""
     store: Store = request.app.state.store
     if _cached(request, store.etag(key)):
         return Response(status_code=304, headers={"ETag": store.etag(key)})
-    blob = await request.app.state.pool.run(key, fn, *args)
+    blob = await make()
     if _cached(request, blob.etag):
         return Response(status_code=304, headers={"ETag": blob.etag})
     return _send(blob, media, request, filename)
@@ -110,13 +92,9 @@ async def go(request: Request):
 async def sheet_page(request: Request):
     sheet = _sheet(request)
     store: Store = request.app.state.store
-    key = store.key(sheet, "pages")
-    pages, title = await request.app.state.pool.run(key, store.pages, sheet)
+    report = await store.variant(sheet.name, sheet.seed) if sheet.seed is not None else None
+    pages, title = await store.info(sheet)
     here = "/" + sheet.path().lower()
-    report = None
-    if sheet.seed is not None:
-        report = await request.app.state.pool.run(f"variant|{sheet.name}|{sheet.seed}", store.variant,
-                                                  sheet.name, sheet.seed)
     return page("sheet", sheet=sheet, here=here, pages=pages, shown=min(pages, PREVIEW_PAGES),
                 title=title, link=store.base_url and links.url(store.base_url, sheet),
                 report=report, max_copies=MAX_COPIES)
@@ -134,14 +112,14 @@ async def sheet_pdf(request: Request):
     sheet = _sheet(request)
     store: Store = request.app.state.store
     name = f"{sheet.name}-{sheet.tokens().lower().replace('.', '-')}.pdf"
-    return await _blob(request, store.key(sheet), store.pdf, sheet, media="application/pdf", filename=name)
+    return await _blob(request, store.key(sheet), lambda: store.pdf(sheet), "application/pdf", name)
 
 
 async def sheet_png(request: Request):
     sheet = _sheet(request)
     store: Store = request.app.state.store
     n = request.path_params["page"]
-    return await _blob(request, store.key(sheet, f"png{n}"), store.png, sheet, n, media="image/png")
+    return await _blob(request, store.key(sheet, f"png{n}"), lambda: store.png(sheet, n), "image/png")
 
 
 async def variant_page(request: Request):
@@ -162,9 +140,8 @@ async def kit_pdf(request: Request):
     form = checked(KitForm, **dict(request.query_params))
     if product not in store.products():
         raise BadRequest(404, f"no game named '{product}'; the home page lists them")
-    key = f"kit|{product}|{form.paper}|{form.copies}"
-    return await _blob(request, key, store.kit, product, form, media="application/pdf",
-                       filename=kit.default_name(product, form.paper))
+    return await _blob(request, store.kit_key(product, form), lambda: store.kit(product, form),
+                       "application/pdf", kit.default_name(product, form.paper))
 
 
 async def health(request: Request):
@@ -192,12 +169,17 @@ def routes() -> list[Route]:
 
 def create_app(base_url: str | None = None, cache_dir: Path | None = None, workers: int = 2) -> Starlette:
     """The application. `base_url`: the address QR codes link to (None: they keep their text);
-    `cache_dir`: where PDFs and previews are kept (default: a new temporary folder)."""
-    from ..draw import register_fonts
-
-    register_fonts()
-    app = Starlette(routes=routes(), exception_handlers={BadRequest: refused})
+    `cache_dir`: where PDFs and previews are kept (default: a new temporary folder); `workers`:
+    processes rendering at the same time."""
     cache = Path(cache_dir) if cache_dir else Path(tempfile.mkdtemp(prefix="sheetgen-web-"))
-    app.state.store = Store(cache, base_url and links.base(base_url))
-    app.state.pool = Pool(workers)
+    store = Store(cache, base_url and links.base(base_url), workers)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        store.start()
+        yield
+        store.close()
+
+    app = Starlette(routes=routes(), exception_handlers={BadRequest: refused}, lifespan=lifespan)
+    app.state.store = store
     return app

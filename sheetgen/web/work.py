@@ -1,15 +1,19 @@
 """The web server's work: PDFs, previews, kits and variants, cached by content in one folder.
 
-Everything here blocks (reportlab, WeasyPrint, the validator); the app runs it in a bounded pool.
-A request names things only through checked values: a layout is looked up by name among the known
-layouts, and cache files are named by a hash, so no request text reaches a file path.
+Rendering and validation run in worker processes (a bounded pool: reportlab objects that the
+drawer caches are not safe to share between threads, and processes use both cores); the `Store`
+in the server process keeps the cache and answers known results without work. A request names
+things only through checked values: a layout is looked up by name among the known layouts, and
+cache files are named by a hash, so no request text reaches a file path.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
-import threading
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -17,17 +21,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .. import kit, links, variant
-from ..draw import pdf_bytes
 from ..errors import SheetgenError
-from ..kinds import Options, known_layouts, load, render_pages
+from ..kinds import known_layouts
 
 MAX_COPIES = 20  # per request; the CLI allows more
 MAX_KIT_COPIES = 5
 MAX_PAGES = 60
 MAX_SEED = 999_999
 PREVIEW_WIDTH = 700  # px
-
-_PDFIUM = threading.Lock()  # pdfium is not thread-safe
+QUEUE = 32  # jobs waiting or running; more is answered 503
 
 
 class SheetForm(BaseModel):
@@ -61,8 +63,11 @@ class BadRequest(Exception):
     """A request the server refuses: `status` and one line saying why and what to do."""
 
     def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
+        super().__init__(status, message)
+        self.status, self.message = status, message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def checked(model, **fields):
@@ -79,6 +84,87 @@ def sheet_of(form: SheetForm) -> links.Sheet:
     return links.Sheet(**form.model_dump())
 
 
+# -- jobs: run in the worker processes, take and return plain values ----------------------------
+
+def render_pdf(path: str, sheet: links.Sheet, base_url: str | None) -> bytes:
+    from ..draw import pdf_bytes
+    from ..kinds import Options, load, render_pages
+
+    opts = Options(paper=sheet.paper, ink_saver=sheet.ink_saver, copies=sheet.copies,
+                   per_page=sheet.per_page, sheet=sheet.sheet, game=sheet.game, base_url=base_url)
+    try:
+        loaded = load(path, opts)
+        pages = render_pages(loaded, opts)
+    except SheetgenError as exc:
+        raise BadRequest(422, str(exc)) from None
+    if len(pages) > MAX_PAGES:
+        raise BadRequest(413, f"that is {len(pages)} pages; the server makes at most {MAX_PAGES} "
+                              "per PDF: ask for fewer copies")
+    return pdf_bytes(pages, loaded.doc.title)
+
+
+def render_png(pdf: bytes, page: int) -> bytes:
+    """Page `page` (1-based) of a PDF as a PNG PREVIEW_WIDTH pixels wide, drawn by pdfium."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        if not 1 <= page <= len(doc):
+            raise BadRequest(404, f"the PDF has {len(doc)} pages, not {page}")
+        p = doc[page - 1]
+        image = p.render(scale=PREVIEW_WIDTH / p.get_width()).to_pil()
+    finally:
+        doc.close()
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def make_kit(product: str, paper: str, copies: int, base_url: str | None) -> bytes:
+    return kit.merge(kit.make(product, paper, copies, base_url))
+
+
+_BASELINES: dict[str, float] = {}  # per worker process
+
+
+def make_variant(game: str, seed: int, out_dir: str) -> dict:
+    """Generate, validate and keep the variant of `seed` (once), with its validation report."""
+    from ..kinds import load
+    from ..validate.run import check
+
+    settings = variant.Settings()
+    path = Path(out_dir) / f"{game}-{seed}.yaml"
+    try:
+        if not path.exists():
+            if game not in _BASELINES:
+                _BASELINES[game] = variant.baseline_mean(game, settings)
+            variant.make(game, seed, Path(out_dir), settings, baseline=_BASELINES[game])
+        loaded = load(path)
+    except SheetgenError as exc:
+        raise BadRequest(422, str(exc)) from None
+    report = check(loaded, settings.games, seed, 1)  # the games the generator played
+    return {"yaml": str(path), "id": loaded.doc.variant.id, "report": report.to_dict(),
+            "mean": report.score_mean("greedy"), "baseline": _BASELINES.get(game)}
+
+
+def pdf_info(pdf: bytes) -> tuple[int, str]:
+    """Page count and title of a PDF."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf))
+    return len(reader.pages), str(reader.metadata.title)
+
+
+def _warm() -> None:
+    """Worker start: import and register what the jobs need, so the first request is not slow."""
+    from ..draw import register_fonts
+    from ..validate import run  # noqa: F401
+
+    register_fonts()
+
+
+# -- the store: in the server process ------------------------------------------------------------
+
 @dataclass(frozen=True)
 class Blob:
     etag: str  # quoted, from the content
@@ -89,17 +175,54 @@ def _blob(data: bytes) -> Blob:
     return Blob(f'"{hashlib.sha256(data).hexdigest()[:32]}"', data)
 
 
-class Store:
-    """Renders and caches. `etag(key)` answers without work once a result is known."""
+class Pool:
+    """Worker processes: at most `workers` jobs run, at most QUEUE wait; equal jobs share one run."""
 
-    def __init__(self, cache_dir: Path, base_url: str | None):
+    def __init__(self, workers: int):
+        ctx = multiprocessing.get_context("forkserver")  # not fork: the server runs threads
+        ctx.set_forkserver_preload(["sheetgen.web.work"])
+        self.executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_warm)
+        self.jobs: dict[str, asyncio.Future] = {}
+
+    def start(self) -> None:
+        """Start the workers now (they start on the first job otherwise)."""
+        for _ in range(self.executor._max_workers):
+            self.executor.submit(_warm)
+
+    async def run(self, key: str, fn, *args):
+        if key not in self.jobs:
+            if len(self.jobs) >= QUEUE:
+                raise BadRequest(503, "the server is busy; try again in a few seconds")
+            fut = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+            self.jobs[key] = fut
+            fut.add_done_callback(lambda _f: self.jobs.pop(key, None))
+        return await asyncio.shield(self.jobs[key])
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class Store:
+    """Renders through the pools and caches by content. `etag(key)` answers without work once a
+    result is known; a known result is read back from the cache folder."""
+
+    def __init__(self, cache_dir: Path, base_url: str | None, workers: int):
         self.dir = Path(cache_dir)
         self.base_url = base_url
         self.layouts = {p.stem: p for p in known_layouts()}
+        self.pool = Pool(workers)
+        self.variants = Pool(1)  # one variant at a time: each plays thousands of games
         self._etags: dict[str, str] = {}
-        self._lock = threading.Lock()
-        self._baselines: dict[str, float] = {}
-        self._reports: dict[str, dict] = {}
+        self._info: dict[str, tuple[int, str]] = {}
+        self._reports: dict[tuple[str, int], dict] = {}
+
+    def start(self) -> None:
+        self.pool.start()
+        self.variants.start()
+
+    def close(self) -> None:
+        self.pool.close()
+        self.variants.close()
 
     # -- cache -----------------------------------------------------------------------------
     def etag(self, key: str) -> str | None:
@@ -108,23 +231,20 @@ class Store:
     def _file(self, key: str, ext: str) -> Path:
         return self.dir / ext / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.{ext}"
 
-    def _cached(self, key: str, ext: str, make) -> Blob:
+    async def _cached(self, key: str, ext: str, fn, *args) -> Blob:
+        from ..output import write_atomic
+
         path = self._file(key, ext)
         if path.exists():
-            blob = _blob(path.read_bytes())
+            blob = _blob(await asyncio.to_thread(path.read_bytes))
         else:
-            blob = _blob(make())
-            from ..output import write_atomic
-
-            write_atomic(path, blob.data)
+            blob = _blob(await self.pool.run(key, fn, *args))
+            await asyncio.to_thread(write_atomic, path, blob.data)
         self._etags[key] = blob.etag
         return blob
 
-    def _stamp(self, name: str) -> int:
-        return self.layouts[name].stat().st_mtime_ns
-
     def key(self, sheet: links.Sheet, what: str = "pdf") -> str:
-        return f"{what}|{self.base_url}|{sheet.path()}|{self._stamp(sheet.name)}"
+        return f"{what}|{self.base_url}|{sheet.path()}|{self.layouts[sheet.name].stat().st_mtime_ns}"
 
     # -- checks ----------------------------------------------------------------------------
     def check(self, sheet: links.Sheet) -> links.Sheet:
@@ -138,90 +258,44 @@ class Store:
     def products(self) -> list[str]:
         return kit.products()
 
-    # -- work (blocking) -------------------------------------------------------------------
-    def pdf(self, sheet: links.Sheet) -> Blob:
-        return self._cached(self.key(sheet), "pdf", lambda: self._render(sheet))
-
-    def _render(self, sheet: links.Sheet) -> bytes:
-        opts = Options(paper=sheet.paper, ink_saver=sheet.ink_saver, copies=sheet.copies,
-                       per_page=sheet.per_page, sheet=sheet.sheet, game=sheet.game, base_url=self.base_url)
-        path = self.layouts[sheet.name] if sheet.seed is None else self.variant_yaml(sheet.name, sheet.seed)
-        try:
-            loaded = load(path, opts)
-            pages = render_pages(loaded, opts)
-        except SheetgenError as exc:
-            raise BadRequest(422, str(exc)) from None
-        if len(pages) > MAX_PAGES:
-            raise BadRequest(413, f"that is {len(pages)} pages; the server makes at most {MAX_PAGES} "
-                                  "per PDF: ask for fewer copies")
-        return pdf_bytes(pages, loaded.doc.title)
-
-    def pages(self, sheet: links.Sheet) -> tuple[int, str]:
-        """The page count and title of the sheet's PDF."""
-        from pypdf import PdfReader
-
-        reader = PdfReader(io.BytesIO(self.pdf(sheet).data))
-        return len(reader.pages), str(reader.metadata.title)
-
     def paper(self, name: str) -> str:
         """The paper a layout names (its links say it)."""
         return kit._load(self.layouts[name]).doc.layout.paper
 
-    def png(self, sheet: links.Sheet, page: int) -> Blob:
-        """Page `page` (1-based) of the sheet's PDF as a PNG, drawn by pdfium."""
-        def make() -> bytes:
-            import pypdfium2 as pdfium
+    # -- work ------------------------------------------------------------------------------
+    async def pdf(self, sheet: links.Sheet) -> Blob:
+        path = self.layouts[sheet.name]
+        if sheet.seed is not None:
+            path = (await self.variant(sheet.name, sheet.seed))["yaml"]
+        return await self._cached(self.key(sheet), "pdf", render_pdf, str(path), sheet, self.base_url)
 
-            data = self.pdf(sheet).data
-            with _PDFIUM:
-                doc = pdfium.PdfDocument(data)
-                try:
-                    if not 1 <= page <= len(doc):
-                        raise BadRequest(404, f"the PDF has {len(doc)} pages, not {page}")
-                    p = doc[page - 1]
-                    image = p.render(scale=PREVIEW_WIDTH / p.get_width()).to_pil()
-                finally:
-                    doc.close()
-            buf = io.BytesIO()
-            image.save(buf, "PNG", compress_level=6)
-            return buf.getvalue()
+    async def info(self, sheet: links.Sheet) -> tuple[int, str]:
+        key = self.key(sheet)
+        if key not in self._info:
+            self._info[key] = await asyncio.to_thread(pdf_info, (await self.pdf(sheet)).data)
+        return self._info[key]
 
-        return self._cached(self.key(sheet, f"png{page}"), "png", make)
+    async def png(self, sheet: links.Sheet, page: int) -> Blob:
+        key = self.key(sheet, f"png{page}")
+        if not self._file(key, "png").exists():
+            pdf = (await self.pdf(sheet)).data
+            return await self._cached(key, "png", render_png, pdf, page)
+        return await self._cached(key, "png", None)
 
-    def kit(self, product: str, form: KitForm) -> Blob:
+    def kit_key(self, product: str, form: KitForm) -> str:
+        stamps = ",".join(str(p.stat().st_mtime_ns) for _, p in sorted(self.layouts.items()))
+        return f"kit|{self.base_url}|{product}|{form.paper}|{form.copies}|{stamps}"
+
+    async def kit(self, product: str, form: KitForm) -> Blob:
         if product not in self.products():
-            raise BadRequest(404, f"no product named '{product}'; the home page lists them")
-        key = f"kit|{self.base_url}|{product}|{form.paper}|{form.copies}|" + \
-              ",".join(str(self._stamp(n)) for n in sorted(self.layouts))
+            raise BadRequest(404, f"no game named '{product}'; the home page lists them")
+        return await self._cached(self.kit_key(product, form), "pdf", make_kit, product, form.paper,
+                                  form.copies, self.base_url)
 
-        def make() -> bytes:
-            return kit.merge(kit.make(product, form.paper, form.copies, self.base_url))
-
-        return self._cached(key, "pdf", make)
-
-    def variant_yaml(self, game: str, seed: int) -> Path:
-        """The layout of the variant of `seed`, generated and validated once (kept in the cache)."""
-        out = self.dir / "variants"
-        path = out / f"{game}-{seed}.yaml"
-        with self._lock:  # one variant at a time: each candidate plays thousands of games
-            if not path.exists():
-                settings = variant.Settings()
-                if game not in self._baselines:
-                    self._baselines[game] = variant.baseline_mean(game, settings)
-                try:
-                    variant.make(game, seed, out, settings, baseline=self._baselines[game])
-                except SheetgenError as exc:
-                    raise BadRequest(422, str(exc)) from None
-        return path
-
-    def variant(self, game: str, seed: int) -> dict:
-        """The variant's layout and its validation report (the same games the generator played)."""
-        from ..validate.run import check
-
-        key = f"report|{game}|{seed}"
-        if key not in self._reports:
-            loaded = load(self.variant_yaml(game, seed))
-            report = check(loaded, variant.Settings().games, seed, 1)
-            self._reports[key] = {"doc": loaded.doc, "report": report.to_dict(),
-                                  "mean": report.score_mean("greedy"), "baseline": self._baselines.get(game)}
-        return self._reports[key]
+    async def variant(self, game: str, seed: int) -> dict:
+        """The variant's layout file and its validation report, made once."""
+        if (game, seed) not in self._reports:
+            out = str(self.dir / "variants")
+            self._reports[game, seed] = await self.variants.run(f"variant|{game}|{seed}", make_variant,
+                                                                 game, seed, out)
+        return self._reports[game, seed]
