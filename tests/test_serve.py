@@ -141,3 +141,26 @@ def test_the_form_goes_to_the_sheets_own_page(client):
     assert r.status_code == 303 and r.headers["location"] == "/s/rules-cards/l.grollers"
     page = client.get(r.headers["location"]).text
     assert "HTTP://192.168.1.20:8000/S/RULES-CARDS/L.GROLLERS" in page
+
+
+def test_a_full_queue_is_answered_503_with_a_retry_time(client, monkeypatch):
+    from sheetgen.web import work
+
+    monkeypatch.setattr(work, "QUEUE", 0)  # every new job finds the queue full
+    r = client.get("/s/roll-score-pad/l.c4/sheet.pdf")
+    assert r.status_code == 503 and r.headers["retry-after"] == "5"
+    assert r.text == "the server is busy; try again in a few seconds\n"
+    monkeypatch.undo()
+    assert client.get("/s/roll-score-pad/l.c4/sheet.pdf").status_code == 200
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['uvicorn'] = None\n"  # as if the extra were not installed
+            "from sheetgen.cli import app; app(['serve'])")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 2
+    assert res.stderr.strip() == ("sheetgen: error: the web server is not installed (uvicorn is missing) "
+                                  "(fix: pip install 'sheetgen[web]')")

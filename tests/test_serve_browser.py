@@ -1,6 +1,7 @@
 """`sheetgen serve` in a real browser: Debian's Chromium driven by Playwright against a server on
-127.0.0.1. Home page, a game, Letter paper, preview, download; the QR code printed on the download
-is decoded and followed to the same PDF bytes; a variant is made and its report shown.
+127.0.0.1. Home page, a game, one of its sheets on Letter paper, preview, download; the QR code
+printed on the download is decoded (zxing-cpp) and followed to the same PDF bytes; a variant is
+made and its report shown.
 Screenshots go to the test's tmp folder (and to $SHEETGEN_SCREENSHOTS when set)."""
 
 from __future__ import annotations
@@ -100,8 +101,8 @@ def test_print_a_sheet_on_letter_and_follow_its_qr_code(server, browser, shots, 
     assert "Gingerbread Status" in page.inner_text("main") and images_loaded(page) >= 3
     shoot(page, shots, "game.png")
 
-    page.goto(server.url + "/")
-    page.select_option("#layout", "gingerbread-status")
+    page.click("h3 a[href='/s/gingerbread-status/a']")  # the component's own page, on A4
+    page.wait_for_url("**/s/gingerbread-status/a")
     page.check("#paper-letter")
     page.fill("input[name=copies]", "3")
     page.click("#preview")
@@ -114,6 +115,7 @@ def test_print_a_sheet_on_letter_and_follow_its_qr_code(server, browser, shots, 
     pages = len(PdfReader(first).pages)
     assert pages == 3 and page_mm(first) == [LETTER] * pages
     assert images_loaded(page) == pages  # a preview of every page
+    shoot(page, shots, "sheet-letter.png")
 
     urls = qr_urls(first)
     assert urls and set(urls) == {server.url.upper() + "/S/GINGERBREAD-STATUS/L.C3"}
@@ -126,7 +128,9 @@ def test_print_a_sheet_on_letter_and_follow_its_qr_code(server, browser, shots, 
 
 def test_a_variant_is_made_checked_and_printable(server, browser, shots, tmp_path):
     page = browser.new_page()
+    page.route("**/*.png", lambda route: route.abort())  # the game page's previews: not tested here
     page.goto(server.url + "/game/ghosts-love-candy-too")
+    page.unroute("**/*.png")
     page.fill("#seed-haunt-the-block", "5")
     page.click("#make-haunt-the-block")
     page.wait_for_url("**/s/haunt-the-block/a.v5")

@@ -180,7 +180,7 @@ class Pool:
 
     def __init__(self, workers: int):
         ctx = multiprocessing.get_context("forkserver")  # not fork: the server runs threads
-        ctx.set_forkserver_preload(["sheetgen.web.work"])
+        ctx.set_forkserver_preload(["sheetgen.web.work", "sheetgen.draw", "sheetgen.validate.run"])
         self.executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_warm)
         self.jobs: dict[str, asyncio.Future] = {}
 
