@@ -7,6 +7,7 @@ upper-case links printed in QR codes open the same pages as the lower-case ones 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def _sheet(request: Request) -> links.Sheet:
         sheet = links.parse(p["name"], p["tokens"])
     except SheetgenError as exc:
         raise BadRequest(404, str(exc)) from None
-    form = checked(SheetForm, **{k: v for k, v in sheet.__dict__.items()})
+    form = checked(SheetForm, **dataclasses.asdict(sheet))
     return request.app.state.store.check(sheet_of(form))
 
 

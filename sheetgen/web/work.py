@@ -14,7 +14,9 @@ import hashlib
 import io
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -175,28 +177,53 @@ def _blob(data: bytes) -> Blob:
     return Blob(f'"{hashlib.sha256(data).hexdigest()[:32]}"', data)
 
 
+@lru_cache(maxsize=256)
+def _paper(path: Path, stamp: int) -> str:
+    from ..kinds import load
+
+    return load(path).doc.layout.paper
+
+
+def _keep(cache: dict, key, value, most: int = 256):
+    """Put `value` in a dict kept to `most` entries (the oldest go first)."""
+    cache[key] = value
+    while len(cache) > most:
+        cache.pop(next(iter(cache)))
+    return value
+
+
 class Pool:
-    """Worker processes: at most `workers` jobs run, at most QUEUE wait; equal jobs share one run."""
+    """Worker processes: at most `workers` jobs run, at most QUEUE wait; equal jobs share one run.
+    A pool whose worker died (killed, out of memory) is replaced, and its jobs answered 503."""
 
     def __init__(self, workers: int):
+        self.workers = workers
+        self.executor = self._new()
+        self.jobs: dict[str, asyncio.Future] = {}
+
+    def _new(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("forkserver")  # not fork: the server runs threads
         ctx.set_forkserver_preload(["sheetgen.web.work", "sheetgen.draw", "sheetgen.validate.run"])
-        self.executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_warm)
-        self.jobs: dict[str, asyncio.Future] = {}
+        return ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_warm)
 
     def start(self) -> None:
         """Start the workers now (they start on the first job otherwise)."""
-        for _ in range(self.executor._max_workers):
+        for _ in range(self.workers):
             self.executor.submit(_warm)
 
     async def run(self, key: str, fn, *args):
-        if key not in self.jobs:
-            if len(self.jobs) >= QUEUE:
-                raise BadRequest(503, "the server is busy; try again in a few seconds")
-            fut = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-            self.jobs[key] = fut
-            fut.add_done_callback(lambda _f: self.jobs.pop(key, None))
-        return await asyncio.shield(self.jobs[key])
+        try:
+            if key not in self.jobs:
+                if len(self.jobs) >= QUEUE:
+                    raise BadRequest(503, "the server is busy; try again in a few seconds")
+                fut = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+                self.jobs[key] = fut
+                fut.add_done_callback(lambda _f: self.jobs.pop(key, None))
+            return await asyncio.shield(self.jobs[key])
+        except BrokenProcessPool:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = self._new()
+            raise BadRequest(503, "a worker of the server stopped; try again") from None
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
@@ -260,7 +287,8 @@ class Store:
 
     def paper(self, name: str) -> str:
         """The paper a layout names (its links say it)."""
-        return kit._load(self.layouts[name]).doc.layout.paper
+        path = self.layouts[name]
+        return _paper(path, path.stat().st_mtime_ns)
 
     # -- work ------------------------------------------------------------------------------
     async def pdf(self, sheet: links.Sheet) -> Blob:
@@ -272,7 +300,7 @@ class Store:
     async def info(self, sheet: links.Sheet) -> tuple[int, str]:
         key = self.key(sheet)
         if key not in self._info:
-            self._info[key] = await asyncio.to_thread(pdf_info, (await self.pdf(sheet)).data)
+            _keep(self._info, key, await asyncio.to_thread(pdf_info, (await self.pdf(sheet)).data))
         return self._info[key]
 
     async def png(self, sheet: links.Sheet, page: int) -> Blob:
@@ -296,6 +324,6 @@ class Store:
         """The variant's layout file and its validation report, made once."""
         if (game, seed) not in self._reports:
             out = str(self.dir / "variants")
-            self._reports[game, seed] = await self.variants.run(f"variant|{game}|{seed}", make_variant,
-                                                                 game, seed, out)
+            _keep(self._reports, (game, seed), await self.variants.run(f"variant|{game}|{seed}", make_variant,
+                                                                        game, seed, out))
         return self._reports[game, seed]
