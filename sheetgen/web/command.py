@@ -32,6 +32,6 @@ def serve(host: str = typer.Option("127.0.0.1", "--host",
     if base_url is None and host not in ("0.0.0.0", "::"):
         base_url = f"http://{host}:{port}"
     app = create_app(base_url, cache, workers)
-    typer.echo(f"sheetgen serve: http://{host}:{port}/  (QR codes link to {base_url or 'nothing: give --base-url'})",
-               err=True)
+    qr = f"QR codes link to {base_url}" if base_url else "QR codes keep their text; give --base-url to link them here"
+    typer.echo(f"sheetgen serve: http://{host}:{port}/  ({qr})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
