@@ -20,7 +20,7 @@ def serve(host: str = typer.Option("127.0.0.1", "--host",
           cache: Optional[Path] = typer.Option(None, "--cache", help="folder for rendered PDFs and previews "
                                                                      "(default: a new temporary folder)"),
           workers: int = typer.Option(2, "--workers", min=1, max=16,
-                                      help="PDFs rendered at the same time")):
+                                      help="worker processes rendering PDFs at the same time")):
     """Serve the web pages: games, previews, PDFs, kits and variants (needs the web extra)."""
     try:
         import uvicorn
