@@ -6,6 +6,7 @@ upper-case links printed in QR codes open the same pages as the lower-case ones 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import tempfile
@@ -60,24 +61,32 @@ async def _blob(request: Request, key: str, make, media: str, filename: str | No
     return _send(blob, media, request, filename)
 
 
+def catalogue() -> list[tuple[str, str, list, list]]:
+    """(product, title, its games, its components) of every product: reads and checks layouts."""
+    out = []
+    for product in kit.products():
+        games = [g for g in kit.rules_games() if g.product == product]
+        out.append((product, kit.product_title(product, games), games, kit.components(product)))
+    return out
+
+
 async def home(request: Request):
     store: Store = request.app.state.store
-    games = [(p, kit.product_title(p, [g for g in kit.rules_games() if g.product == p]), kit.components(p))
-             for p in store.products()]
+    games = await asyncio.to_thread(catalogue)
     return page("home", games=games, layouts=sorted(store.layouts), max_copies=MAX_COPIES)
 
 
 async def game(request: Request):
-    store: Store = request.app.state.store
     product = request.path_params["product"]
-    if product not in store.products():
+    found = [row for row in await asyncio.to_thread(catalogue) if row[0] == product]
+    if not found:
         raise BadRequest(404, f"no game named '{product}'; the home page lists them")
-    games = [g for g in kit.rules_games() if g.product == product]
-    comps = [(c, links.Sheet(c.path.stem, game=c.game)) for c in kit.components(product)]
+    _, title, games, comps = found[0]
     ids = {g.id for g in games}
-    return page("game", product=product, title=kit.product_title(product, games), games=games,
-                comps=comps, variants=[g for g in variant.GAMES if g in ids],
-                max_kit_copies=MAX_KIT_COPIES, max_seed=MAX_SEED)
+    return page("game", product=product, title=title, games=games,
+                comps=[(c, links.Sheet(c.path.stem, game=c.game)) for c in comps],
+                variants=[g for g in variant.GAMES if g in ids], max_kit_copies=MAX_KIT_COPIES,
+                max_seed=MAX_SEED)
 
 
 async def go(request: Request):
@@ -98,7 +107,7 @@ async def sheet_page(request: Request):
     here = "/" + sheet.path().lower()
     return page("sheet", sheet=sheet, here=here, pages=pages, shown=min(pages, PREVIEW_PAGES),
                 title=title, link=store.base_url and links.url(store.base_url, sheet),
-                report=report, max_copies=MAX_COPIES)
+                report=report, max_copies=MAX_COPIES, variants=variant.GAMES, max_seed=MAX_SEED)
 
 
 async def sheet_root(request: Request):
@@ -106,7 +115,8 @@ async def sheet_root(request: Request):
     store: Store = request.app.state.store
     name = request.path_params["name"].lower()
     store.check(links.Sheet(name))
-    return RedirectResponse("/" + links.Sheet(name, store.paper(name)).path().lower(), status_code=303)
+    paper = await asyncio.to_thread(store.paper, name)
+    return RedirectResponse("/" + links.Sheet(name, paper).path().lower(), status_code=303)
 
 
 async def sheet_pdf(request: Request):
