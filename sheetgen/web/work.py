@@ -177,6 +177,16 @@ def _blob(data: bytes) -> Blob:
     return Blob(f'"{hashlib.sha256(data).hexdigest()[:32]}"', data)
 
 
+def code_stamp() -> str:
+    """A stamp of sheetgen's code and templates: a kept cache folder is not reused after an upgrade."""
+    from ..documents import TEMPLATES
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted([*root.rglob("*.py"), *TEMPLATES.rglob("*.j2")])
+    text = "".join(f"{f}:{f.stat().st_mtime_ns}:{f.stat().st_size}" for f in files)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
 @lru_cache(maxsize=256)
 def _paper(path: Path, stamp: int) -> str:
     from ..kinds import load
@@ -237,6 +247,7 @@ class Store:
         self.dir = Path(cache_dir)
         self.base_url = base_url
         self.layouts = {p.stem: p for p in known_layouts()}
+        self.code = code_stamp()
         self.pool = Pool(workers)
         self.variants = Pool(1)  # one variant at a time: each plays thousands of games
         self._etags: dict[str, str] = {}
@@ -267,11 +278,11 @@ class Store:
         else:
             blob = _blob(await self.pool.run(key, fn, *args))
             await asyncio.to_thread(write_atomic, path, blob.data)
-        self._etags[key] = blob.etag
+        _keep(self._etags, key, blob.etag, 100_000)
         return blob
 
     def key(self, sheet: links.Sheet, what: str = "pdf") -> str:
-        return f"{what}|{self.base_url}|{sheet.path()}|{self.layouts[sheet.name].stat().st_mtime_ns}"
+        return f"{what}|{self.code}|{self.base_url}|{sheet.path()}|{self.layouts[sheet.name].stat().st_mtime_ns}"
 
     # -- checks ----------------------------------------------------------------------------
     def check(self, sheet: links.Sheet) -> links.Sheet:
@@ -312,7 +323,7 @@ class Store:
 
     def kit_key(self, product: str, form: KitForm) -> str:
         stamps = ",".join(str(p.stat().st_mtime_ns) for _, p in sorted(self.layouts.items()))
-        return f"kit|{self.base_url}|{product}|{form.paper}|{form.copies}|{stamps}"
+        return f"kit|{self.code}|{self.base_url}|{product}|{form.paper}|{form.copies}|{stamps}"
 
     async def kit(self, product: str, form: KitForm) -> Blob:
         if product not in self.products():
