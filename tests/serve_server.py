@@ -21,11 +21,13 @@ class Server:
     def __init__(self, cache: Path, workers: int = 2, base_url: str | None = None):
         import uvicorn
 
+        from sheetgen.variant import Settings
         from sheetgen.web.app import create_app
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(base_url or self.url, cache, workers)
+        # variants checked with 300 games a policy, as tests/test_variant.py does (the server's 2000: slow)
+        self.app = create_app(base_url or self.url, cache, workers, Settings(games=300))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 access_log=False)
         self.server = uvicorn.Server(config)

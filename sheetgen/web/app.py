@@ -178,12 +178,14 @@ def routes() -> list[Route]:
     return out
 
 
-def create_app(base_url: str | None = None, cache_dir: Path | None = None, workers: int = 2) -> Starlette:
+def create_app(base_url: str | None = None, cache_dir: Path | None = None, workers: int = 2,
+               settings: variant.Settings = variant.Settings()) -> Starlette:
     """The application. `base_url`: the address QR codes link to (None: they keep their text);
     `cache_dir`: where PDFs and previews are kept (default: a new temporary folder); `workers`:
-    processes rendering at the same time."""
+    processes rendering at the same time; `settings`: how variants are made and checked (the
+    defaults of `sheetgen variant`, so a variant's link makes the variant the command makes)."""
     cache = Path(cache_dir) if cache_dir else Path(tempfile.mkdtemp(prefix="sheetgen-web-"))
-    store = Store(cache, base_url and links.base(base_url), workers)
+    store = Store(cache, base_url and links.base(base_url), workers, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

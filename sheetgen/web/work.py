@@ -126,15 +126,14 @@ def make_kit(product: str, paper: str, copies: int, base_url: str | None) -> byt
     return kit.merge(kit.make(product, paper, copies, base_url))
 
 
-_BASELINES: dict[str, float] = {}  # per worker process
+_BASELINES: dict[str, float] = {}  # per worker process (a server has one variant Settings)
 
 
-def make_variant(game: str, seed: int, out_dir: str) -> dict:
+def make_variant(game: str, seed: int, out_dir: str, settings: variant.Settings) -> dict:
     """Generate, validate and keep the variant of `seed` (once), with its validation report."""
     from ..kinds import load
     from ..validate.run import check
 
-    settings = variant.Settings()
     path = Path(out_dir) / f"{game}-{seed}.yaml"
     try:
         if not path.exists():
@@ -243,8 +242,10 @@ class Store:
     """Renders through the pools and caches by content. `etag(key)` answers without work once a
     result is known; a known result is read back from the cache folder."""
 
-    def __init__(self, cache_dir: Path, base_url: str | None, workers: int):
+    def __init__(self, cache_dir: Path, base_url: str | None, workers: int,
+                 settings: variant.Settings = variant.Settings()):
         self.dir = Path(cache_dir)
+        self.settings = settings  # how variants are made: `sheetgen variant`'s defaults
         self.base_url = base_url
         self.layouts = {p.stem: p for p in known_layouts()}
         self.code = code_stamp()
@@ -334,7 +335,7 @@ class Store:
     async def variant(self, game: str, seed: int) -> dict:
         """The variant's layout file and its validation report, made once."""
         if (game, seed) not in self._reports:
-            out = str(self.dir / "variants")
-            _keep(self._reports, (game, seed), await self.variants.run(f"variant|{game}|{seed}", make_variant,
-                                                                        game, seed, out))
+            out = str(self.dir / f"variants-{self.settings.games}-{self.settings.band:g}")
+            job = self.variants.run(f"variant|{game}|{seed}", make_variant, game, seed, out, self.settings)
+            _keep(self._reports, (game, seed), await job)
         return self._reports[game, seed]
