@@ -112,7 +112,7 @@ def _pages(spec: tuple):
 
     if spec[0] == "layout":
         loaded = load(spec[1])
-        return loaded.doc.title, render_pages(loaded, Options())
+        return loaded.doc.title, render_pages(loaded, Options(base_url=spec[2]))
     part, pages = kit.component_pages(*spec[1:])
     return part.title, pages
 
@@ -131,7 +131,7 @@ def _front(k) -> tuple[bytes, list[int]]:
     return k.front, [p.pages for p in k.parts if p.role != "component"]
 
 
-def plan(out_dir: Path, code: str) -> Plan:
+def plan(out_dir: Path, code: str, base_url: str | None = None) -> Plan:
     """Every output with its digest (scenes composed, nothing drawn)."""
     from . import kit
     from .kinds import known_layouts
@@ -141,16 +141,16 @@ def plan(out_dir: Path, code: str) -> Plan:
     for path in known_layouts():
         _, lines = load_raw(path)
         result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in lines.values()}}
-        spec = ("layout", path)
+        spec = ("layout", path, base_url)
         title, pages = _pages(spec)
         digest = sha(code, title, pickle.dumps(pages, 5))
         result.specs[digest] = spec
         result.outputs.append(Output(f"{path.stem}.pdf", digest, spec, pages=len(pages)))
 
     def part(c, paper, copies):
-        p, pages = kit.component_pages(c, paper, copies)
+        p, pages = kit.component_pages(c, paper, copies, base_url)
         p.key = sha(code, p.title, pickle.dumps(pages, 5))
-        result.specs[p.key] = ("part", c, paper, copies)
+        result.specs[p.key] = ("part", c, paper, copies, base_url)
         return p
 
     for product in kit.products():
@@ -210,13 +210,15 @@ def _intact(out_dir: Path, entry: dict | None, name: str, digest: str | None = N
         file_sha(out_dir / name) == entry.get("sha256")
 
 
-def run(out_dir: Path, force: bool = False, workers: int = 0) -> list[Result]:
-    """Build every output into `out_dir`; `workers` processes (0: one per core, 1: this one)."""
+def run(out_dir: Path, force: bool = False, workers: int = 0,
+        base_url: str | None = None) -> list[Result]:
+    """Build every output into `out_dir`; `workers` processes (0: one per core, 1: this one);
+    with `base_url`, QR codes link to each PDF's `sheetgen serve` page."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     manifest_path = out_dir / MANIFEST
     old = {} if force else _read_manifest(manifest_path)
-    code = code_digest()
+    code = sha(code_digest(), base_url or "")  # QR links change the pages
     previous = old.get("outputs", {})
     if old and old.get("stamp") == stamp(code, old.get("inputs", [])) and \
             all(_intact(out_dir, e, n) for n, e in previous.items()):
@@ -225,7 +227,7 @@ def run(out_dir: Path, force: bool = False, workers: int = 0) -> list[Result]:
     cache = Cache(out_dir / CACHE)
     if force and cache.root.exists():
         shutil.rmtree(cache.root)
-    p = plan(out_dir, code)
+    p = plan(out_dir, code, base_url)
     todo = [o for o in p.outputs if not _intact(out_dir, previous.get(o.name), o.name, o.digest)]
     making = {o.name for o in todo}
     needed = {o.digest for o in todo if o.spec} | {part.key for o in todo if o.kit

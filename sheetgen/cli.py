@@ -19,7 +19,7 @@ from typing import Optional
 
 import typer
 
-from . import __version__, api, resources
+from . import __version__, api, links, resources
 from .errors import SheetgenError
 from .kinds import Options
 
@@ -98,6 +98,8 @@ def friendly(fn):
 
 PaperOpt = typer.Option(None, "--paper", help="a4 or letter (default: the layout's)")
 CopiesOpt = typer.Option(1, "--copies", min=1, max=500, help="how many copies")
+BaseUrlOpt = typer.Option(None, "--base-url", help="QR codes link to each PDF's page at this "
+                          "'sheetgen serve' address, e.g. http://192.168.1.20:8000")
 
 
 @app.command("list")
@@ -139,6 +141,7 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
            print_shop: bool = typer.Option(False, "--print-shop", help="CMYK, PDF/X-4 boxes and intent"),
            pod: bool = typer.Option(False, "--print-on-demand",
                                     help="cards: one per page at trim + 3.175 mm bleed"),
+           base_url: Optional[str] = BaseUrlOpt,
            as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """Render one layout to PDF (--out - writes it to stdout)."""
     if per_page not in (None, 1, 2, 4):
@@ -146,7 +149,7 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
     bx, by = parse_offset(back_offset)
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
-                   back_offset=(bx, by), backs=not no_backs,
+                   back_offset=(bx, by), backs=not no_backs, base_url=base_url and links.base(base_url),
                    extra={k: v for k, v in (("tiles", tiles), ("poster", poster), ("fillable", fillable),
                                             ("print_shop", print_shop), ("pod", pod)) if v})
     built = api.render(layout, out, opts)
@@ -182,6 +185,7 @@ def report(built, as_json: bool, to_stderr: bool = False) -> None:
 def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"),
           force: bool = typer.Option(False, "--force", help="make every file again, ignoring the cache"),
           workers: int = typer.Option(0, "--workers", min=0, help="processes (0: all cores)"),
+          base_url: Optional[str] = BaseUrlOpt,
           as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """Write every component PDF (and every kit) into output/; unchanged ones are kept."""
     from . import build as builder
@@ -190,7 +194,7 @@ def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"
         raise SheetgenError("the build output is a file, not a folder", file=str(out),
                             fix="give a folder, e.g. --out output")
     t0 = time.perf_counter()
-    results = builder.run(out, force, workers)
+    results = builder.run(out, force, workers, base_url and links.base(base_url))
     seconds = time.perf_counter() - t0
     if as_json:
         typer.echo(json.dumps({"seconds": round(seconds, 2), "files": [
@@ -326,6 +330,11 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
 def schema():
     """Print the JSON Schema of layout files."""
     typer.echo(api.schema())
+
+
+from .web.command import serve as _serve  # noqa: E402  (its own module: the web is an extra)
+
+app.command("serve")(friendly(_serve))
 
 
 def main() -> None:

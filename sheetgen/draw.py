@@ -29,6 +29,7 @@ from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
 FONT_DIR = shipped("fonts")
 FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black": "Lato-Black"}
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+QUIET = 4  # modules of white around a QR code, inside its size
 KAPPA = 0.5522847498307936  # a quarter circle's Bezier control distance, as a fraction of r
 rl_config.useA85 = 0  # binary streams: smaller files, and no ASCII85 pass over every page
 
@@ -260,10 +261,14 @@ class Drawer:
         c.addLiteral("Q")
 
     def _qr(self, q: QR, dx, dy):
+        """The code inside its size with a 4-module quiet zone, on white."""
         m = qr_matrix(q.data)
-        cell = q.size / len(m)
+        cell = q.size / (len(m) + 2 * QUIET)
         c = self.c
+        self._fill("#ffffff")
+        c.rect(self.X(q.x + dx), self.Y(q.y + dy + q.size), q.size * MM, q.size * MM, stroke=0, fill=1)
         self._fill("#000000")
+        dx, dy = dx + QUIET * cell, dy + QUIET * cell
         for r, row in enumerate(m):
             col = 0
             while col < len(row):

@@ -58,6 +58,7 @@ class Options:
     bleed: float | None = None
     back_offset: tuple[float, float] = (0.0, 0.0)
     backs: bool = True
+    base_url: str | None = None  # QR codes hold this PDF's link (sheetgen.links)
     extra: dict = field(default_factory=dict)
 
 
@@ -171,7 +172,9 @@ def locate(loaded: Loaded, exc: SheetgenError) -> SheetgenError:
 
 
 def render_pages(loaded: Loaded, opts: Options) -> list[Page]:
+    from .links import link_qrs
+
     try:
-        return loaded.kind.pages(loaded.doc, opts)
+        return link_qrs(loaded.kind.pages(loaded.doc, opts), loaded, opts)
     except SheetgenError as exc:
         raise locate(loaded, exc) from None

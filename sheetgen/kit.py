@@ -152,10 +152,11 @@ def consumable(kind_name: str) -> bool:
     return k.rules is not None or k.consumable
 
 
-def component_pages(c: Component, paper: str, copies: int) -> tuple[Part, list]:
+def component_pages(c: Component, paper: str, copies: int,
+                    base_url: str | None = None) -> tuple[Part, list]:
     """A component's part (its PDF not drawn yet) and its pages."""
     n = copies if consumable(c.kind) else 1
-    opts = Options(paper=paper, copies=n, game=c.game)
+    opts = Options(paper=paper, copies=n, game=c.game, base_url=base_url)
     loaded = _load(c.path, paper)
     pages = render_pages(loaded, opts)
     fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
@@ -163,8 +164,8 @@ def component_pages(c: Component, paper: str, copies: int) -> tuple[Part, list]:
                 note=c.note, consumable=consumable(c.kind)), pages
 
 
-def render_component(c: Component, paper: str, copies: int) -> Part:
-    part, pages = component_pages(c, paper, copies)
+def render_component(c: Component, paper: str, copies: int, base_url: str | None = None) -> Part:
+    part, pages = component_pages(c, paper, copies, base_url)
     part.pdf = pdf_bytes(pages, c.title)
     return part
 
@@ -222,9 +223,11 @@ def _front_html(kit: Kit) -> str:
                        simplex=_ranges(kit.parts, False))
 
 
-def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
+def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None) -> Kit:
     """Lay out a whole kit: every part rendered and numbered (no file written)."""
-    return settle(start(product, paper, copies))
+    from functools import partial
+
+    return settle(start(product, paper, copies, render=partial(render_component, base_url=base_url)))
 
 
 def start(product: str, paper: str = "a4", copies: int = 1, render=render_component) -> Kit:
@@ -305,14 +308,15 @@ def merge(kit: Kit) -> bytes:
     return buf.getvalue()
 
 
-def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1):
+def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1,
+          base_url: str | None = None):
     """Make a kit and write it (default `output/<product>-kit[-letter].pdf`); returns api.Built."""
     from .api import Built
     from .output import check_target, write_atomic
 
     t0 = time.perf_counter()
     path = check_target(out if out else Path("output") / default_name(product, paper))
-    kit = make(product, paper, copies)
+    kit = make(product, paper, copies, base_url)
     data = merge(kit)
     write_atomic(path, data)
     return Built(path, sum(p.pages for p in kit.parts), len(data), time.perf_counter() - t0)

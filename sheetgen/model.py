@@ -25,6 +25,8 @@ class PageSetup(Strict):
     orientation: Literal["portrait", "landscape"] = "portrait"
     margin: float = Field(8.0, ge=SAFE_MARGIN_MM, le=40, description="printer-safe margin, mm")
     ink_saver: bool = Field(False, description="outline colour areas instead of filling them")
+    base_url: str | None = Field(None, pattern=r"^https?://[^?#\s]+$",
+                                 description="QR codes link to this sheet at this `sheetgen serve` address")
 
 
 class VariantInfo(Strict):
