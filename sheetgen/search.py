@@ -296,15 +296,27 @@ def _loss(fig: Figures, targets: list[Target]) -> float:
     return max(t.term(fig.value(t.name)) for t in targets)
 
 
+def reproduce(game: str, seed: int, plan: Plan, targets: list[Target], ranges: dict) -> str:
+    """The command that makes the same search again (and so the same kept variants)."""
+    cmd = f"sheetgen search {game} --seed {seed} --candidates {plan.candidates} --keep {plan.keep}"
+    for t in targets:
+        cmd += f" --{t.name.replace('_', '-')} {str(t).split(' ', 1)[1]}"
+    for name, default in Plan().__dict__.items():
+        if name not in ("candidates", "keep") and getattr(plan, name) != default:
+            cmd += f" --{name} {getattr(plan, name)}"
+    return cmd + "".join(f" --param {k}={lo}:{hi}" for k, (lo, hi) in sorted(ranges.items()))
+
+
 def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges: dict | None = None,
-           command: str = "", progress: Progress | None = None) -> Search:
+           progress: Progress | None = None) -> Search:
     """Run the search on `back` (search_play.Local or Cluster). Ctrl-C stops it between units:
     the result then holds the rungs that finished (`stopped` says where it stopped)."""
     plan.check()
     ranges = ranges or {}
     gap = any(t.name == "skill_gap" for t in targets)
     policies = ("greedy", "random") if gap else ("greedy",)
-    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command or f"sheetgen search {game} --seed {seed}")
+    command = reproduce(game, seed, plan, targets, ranges)
+    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command)
     kind = shipped.data["kind"]
     s = Search(game, seed, plan, list(targets), command, space, ranges, policies, shipped, cands)
     by_index = {c.index: c for c in cands}

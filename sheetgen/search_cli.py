@@ -10,20 +10,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .errors import SheetgenError
-from .search import Plan, Target, parse_target, search
+from .search import Plan, parse_target, search
 from .search_out import fig_text, summary, write_all
 from .search_play import backend
-
-
-def reproduce(game: str, seed: int, plan: Plan, targets: list[Target], params: list[str]) -> str:
-    """The command that makes the same search again (and so the same kept variants)."""
-    cmd = f"sheetgen search {game} --seed {seed} --candidates {plan.candidates} --keep {plan.keep}"
-    for t in targets:
-        cmd += f" --{t.name.replace('_', '-')} {str(t).split(' ', 1)[1]}"
-    for name, default in Plan().__dict__.items():
-        if name not in ("candidates", "keep") and getattr(plan, name) != default:
-            cmd += f" --{name} {getattr(plan, name)}"
-    return cmd + "".join(f" --param {p}" for p in params)
 
 
 def space_text(game: str) -> str:
@@ -57,7 +46,6 @@ def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, 
     ranges = parse_ranges(space, params or [], game)
     plan.check()
     plan = plan.within(budget, 2 if skill_gap else 1)
-    command = reproduce(game, seed, plan, targets, params or [])
     out = out or Path("output/search") / f"{game}-{seed}"
     err = Console(stderr=True)
     back = backend(workers, scheduler, loaded.kind.name)
@@ -71,7 +59,7 @@ def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, 
             def progress(done: int, total: int, what: str) -> None:
                 bar.update(task, completed=done, total=max(total, done), description=what)
 
-            s = search(game, seed, plan, targets, back, ranges, command, progress)
+            s = search(game, seed, plan, targets, back, ranges, progress)
     finally:
         label = back.label
         back.close()
