@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -135,21 +136,46 @@ def test_ctrl_c_keeps_the_finished_rungs(tmp_path):
     assert not list(tmp_path.glob("*.yaml"))
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--mean", "75:60"], "--mean '75:60' is not a range"),
-    (["--param", "nope=1:2"], "names no parameter of tricky-treats"),
-    (["--param", "cauldron=1:40"], "outside cauldron's range 3:12"),
-    (["--length", "10:20"], "always lasts 16 turns"),
-    (["--first", "1500"], "multiple of 1000"),
+@pytest.mark.parametrize("kw, says", [
+    ({"mean": "75:60"}, "--mean '75:60' is not a range"),
+    ({"params": ["nope=1:2"]}, "names no parameter of tricky-treats"),
+    ({"params": ["cauldron=1:40"]}, "outside cauldron's range 3:12"),
+    ({"length": "10:20"}, "always lasts 16 turns"),
+    ({"plan": Plan(first=1500)}, "multiple of 1000"),
+    ({"budget": 5000}, "--budget 5,000 games is below"),
 ])
-def test_bad_input_is_one_line_and_exit_2(run, args, says, tmp_path):
-    res = run("search", GAME, "--candidates", "2", "--out", str(tmp_path / "o"), *args)
-    assert res.returncode == 2, res.stderr
-    assert says in res.stderr and "\n" not in res.stderr.strip() and "Traceback" not in res.stderr
+def test_bad_input_is_refused_before_anything_is_written(kw, says, tmp_path):
+    from sheetgen.search_cli import run
+
+    with pytest.raises(SheetgenError, match=re.escape(says)):
+        run(GAME, out=tmp_path / "o", **kw)
     assert not (tmp_path / "o").exists()
 
 
-def test_space_lists_the_declared_parameters(run):
-    res = run("search", "boogaloo", "--space")
-    assert res.returncode == 0
-    assert "boonus_length" in res.stdout and "3:12" in res.stdout and "shipped 7" in res.stdout
+def test_cli_bad_input_is_one_line_and_exit_2(run, tmp_path):
+    res = run("search", "rollers", "--out", str(tmp_path / "o"))
+    assert res.returncode == 2 and "no variants for 'rollers'" in res.stderr
+    assert "\n" not in res.stderr.strip() and "Traceback" not in res.stderr and not (tmp_path / "o").exists()
+
+
+def test_space_lists_the_declared_parameters():
+    from sheetgen.search_cli import space_text
+
+    text = space_text("boogaloo")
+    assert "boonus_length" in text and "3:12" in text and "shipped 7" in text
+
+
+def test_run_writes_kept_variants_and_exit_status(tmp_path, capsys):
+    from sheetgen.search_cli import run
+
+    plan = Plan(candidates=2, keep=1, first=1000, most=1000, rescore=1000)
+    status = run("boogaloo", 2, plan, params=["bar_points=4:4"], workers=1, out=tmp_path)
+    said = capsys.readouterr().out
+    assert status == 0 and "1/1 kept from 2 candidates" in said and "games played" in said
+    kept = json.loads((tmp_path / "search.json").read_text())["kept"][0]
+    from sheetgen.kinds import load
+
+    doc = load(tmp_path / f"boogaloo-2-c{kept['index']}.yaml").doc
+    assert doc.content.bar_points == 4  # the narrowed parameter
+    assert doc.variant.command.endswith("--param bar_points=4:4")
+    assert len(PdfReader(tmp_path / f"boogaloo-2-c{kept['index']}.pdf").pages) == 4
