@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from .errors import SheetgenError
 from .validate.engine import POLICIES
 from .validate.report import Tally
 
@@ -158,14 +159,14 @@ class Local:
     def size(self) -> int:
         return max(1, self.workers or os.cpu_count() or 1)
 
-    def run(self, root: int, tasks: list[tuple[Unit, ...]], done: Done) -> None:
+    def run(self, root: int, tasks: list[tuple[Unit, ...]], done: Done, fn=play_task) -> None:
         if self.size == 1:
             for i, t in enumerate(tasks):
-                done(i, play_task(root, t))
+                done(i, fn(root, t))
             return
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.size, initializer=_start_worker, initargs=(self.kind,))
-        futures = {self._pool.submit(play_task, root, t): i for i, t in enumerate(tasks)}
+        futures = {self._pool.submit(fn, root, t): i for i, t in enumerate(tasks)}
         try:
             pending = set(futures)
             while pending:
@@ -187,8 +188,6 @@ class Cluster:
     """Tasks on a Dask distributed cluster (`pip install 'sheetgen[cluster]'`)."""
 
     def __init__(self, address: str, kind: str):
-        from .errors import SheetgenError
-
         try:
             from distributed import Client
         except ImportError:
@@ -211,17 +210,22 @@ class Cluster:
         n = len(self.client.scheduler_info()["workers"])
         return f"Dask cluster {self.address} ({n} worker{'s' if n != 1 else ''})"
 
-    def run(self, root: int, tasks: list[tuple[Unit, ...]], done: Done) -> None:
+    def run(self, root: int, tasks: list[tuple[Unit, ...]], done: Done, fn=play_task) -> None:
         from distributed import as_completed
 
-        futures = [self.client.submit(play_task, root, t, pure=False) for t in tasks]
+        futures = [self.client.submit(fn, root, t, pure=False) for t in tasks]
         index = {f.key: i for i, f in enumerate(futures)}
         try:
             for f in as_completed(futures):
                 done(index[f.key], f.result())
-        except BaseException:
+        except (KeyboardInterrupt, SheetgenError):
             self.client.cancel(futures)
             raise
+        except Exception as exc:  # the cluster's, e.g. a scheduler or worker without this sheetgen
+            self.client.cancel(futures)
+            raise SheetgenError(f"the Dask cluster at {self.address} failed: {' '.join(str(exc).split())[:300]}",
+                                key="--scheduler", fix="install this sheetgen on the scheduler and on every "
+                                "worker (pip install 'sheetgen[cluster]'), then start them again") from None
 
     def close(self) -> None:
         self.client.close()
