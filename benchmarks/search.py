@@ -68,7 +68,7 @@ def main() -> None:
             from distributed import LocalCluster
 
             cluster = LocalCluster(n_workers=args.workers, processes=True, threads_per_worker=1,
-                                   dashboard_address=None)
+                                   dashboard_address=":0")
             address = cluster.scheduler_address
         backs.append((f"Dask {address}", lambda: Cluster(address, args.game)))
     for label, make in backs:

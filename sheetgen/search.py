@@ -12,7 +12,7 @@
 3. The finalists are re-scored on fresh dice (branch 2) with every policy: that verdict
    (completable) and those figures are the ones reported, with 95 % confidence intervals, and the
    shift from the selection figures shows how much picking the best of many noisy estimates
-   flattered them.
+   flattered them. The best completable finalists that print (text fits) are kept.
 
 Every figure comes from integer sums, merged in batch order, so a seed gives byte-identical
 results on one process, many, or a Dask cluster.
@@ -375,6 +375,25 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
         c.faults = verdict(kind, c.doc, tallies, full=True)
         c.completable = not c.faults
         c.final_loss = _loss(c.final, s.targets)
-    for c in sorted((c for c in final if c.completable), key=lambda c: (c.final_loss, c.index))[:plan.keep]:
-        c.kept = True
+    kept = 0
+    for c in sorted((c for c in final if c.completable), key=lambda c: (c.final_loss, c.index)):
+        if kept == plan.keep:
+            break
+        if (why := _undrawable(c, shipped)) is not None:
+            c.faults.append(why)
+            continue
+        c.kept, kept = True, kept + 1
     return s
+
+
+def _undrawable(c: Candidate, shipped: Candidate) -> str | None:
+    """Why the sheet cannot be printed (text that does not fit, say), or None when it draws."""
+    from .draw import pdf_bytes
+    from .kinds import Options, kind
+
+    k = kind(shipped.data["kind"])
+    try:
+        pdf_bytes(k.pages(k.model.model_validate(c.data), Options()), c.id)
+    except SheetgenError as exc:
+        return f"does not print: {exc}"
+    return None

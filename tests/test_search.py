@@ -53,7 +53,7 @@ def test_dask_local_cluster_writes_the_same_bytes(one, tmp_path):
 
     _, out1 = one
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         back = Cluster(cluster.scheduler_address, GAME)
         try:
             assert "2 workers" in back.label
@@ -168,10 +168,10 @@ def test_space_lists_the_declared_parameters():
 def test_run_writes_kept_variants_and_exit_status(tmp_path, capsys):
     from sheetgen.search_cli import run
 
-    plan = Plan(candidates=2, keep=1, first=1000, most=1000, rescore=1000)
+    plan = Plan(candidates=1, keep=1, first=1000, most=1000, rescore=1000)
     status = run("boogaloo", 2, plan, params=["bar_points=4:4"], workers=1, out=tmp_path)
     said = capsys.readouterr().out
-    assert status == 0 and "1/1 kept from 2 candidates" in said and "games played" in said
+    assert status == 0 and "1/1 kept from 1 candidate " in said and "games played" in said
     kept = json.loads((tmp_path / "search.json").read_text())["kept"][0]
     from sheetgen.kinds import load
 
@@ -179,3 +179,18 @@ def test_run_writes_kept_variants_and_exit_status(tmp_path, capsys):
     assert doc.content.bar_points == 4  # the narrowed parameter
     assert doc.variant.command.endswith("--param bar_points=4:4")
     assert len(PdfReader(tmp_path / f"boogaloo-2-c{kept['index']}.pdf").pages) == 4
+
+
+def test_a_finalist_that_cannot_be_printed_is_not_kept():
+    """Haunt the Block's model allows 8 stars but the sheet has room for 7: such a sheet is refused."""
+    import yaml
+
+    from sheetgen.search import Candidate, _undrawable
+
+    from conftest import LAYOUTS
+
+    base = yaml.safe_load((LAYOUTS / "haunt-the-block.yaml").read_text())
+    shipped = Candidate(-1, "shipped", {}, base)
+    assert _undrawable(shipped, shipped) is None
+    wide = {**base, "content": {**base["content"], "stars": 8}}
+    assert "does not print" in _undrawable(Candidate(0, "abc", {}, wide), shipped)

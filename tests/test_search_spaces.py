@@ -61,14 +61,14 @@ def test_every_draw_loads_and_shows_its_values(game):
 def test_both_engines_agree_on_drawn_sheets(game):
     k, gen, base = _game(game)
     rules = importlib.import_module(k.rules).RULES
-    for seed in (1, 2):
+    for seed in (1,):
         _, content = _draw(gen, base, seed)
         doc = k.model.model_validate({**base, "content": content})
         sheets = [d for _, d in rules.sheets(doc)][:1] if rules.sheets else [doc]
         for one in sheets:
             n = len(rules.element_ids(one))
             for policy in ("random", "greedy", "cover"):
-                dice, u, t = rules.inputs(seed, 12, 3, policy, n)
+                dice, u, t = rules.inputs(seed, 8, 3, policy, n)
                 assert rules.reference(one, dice, u, policy, t).same_as(rules.fast(one, dice, u, policy, t))
 
 

@@ -55,7 +55,7 @@ def _spread(fixed: list[str | None], bag: list[str], rng: np.random.Generator) -
 
 SPACE = (
     Param("threshold_shift", -2, 1, 0, "candy rows more (or fewer) each stash star needs"),
-    Param("stars", 4, 8, 6, "stars in the Stars section"),
+    Param("stars", 4, 7, 6, "stars in the Stars section (the sheet has room for 7)"),
     Param("start_stars", 0, 2, 1, "stars circled at the start"),
     Param("uses", 1, 3, 2, "uses of each moon power"),
     Param("bar_points", 3, 8, 5, "points per chocolate bar"),
