@@ -366,6 +366,11 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
         run_all(back, seed, units, done)
     except KeyboardInterrupt:
         s.stopped = f"stopped by Ctrl-C during {where}"
+        if where.startswith("rung"):  # candidates whose games of this rung all finished get figures
+            for c in alive + ([shipped] if r == 0 else []):
+                if {(RUNGS, b) for b in range(0 if c is shipped else prev // UNIT, (plan.most if c is shipped else g) // UNIT)} <= set(c.parts):
+                    c.tallies, c.gap = add(c.tallies, c.gap, *c.take(RUNGS))
+                    c.rung, c.fig = r, figures(c.tallies, c.gap)
         for c in [shipped, *cands]:
             c.parts.clear()
         return s

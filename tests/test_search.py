@@ -118,18 +118,26 @@ def test_targets():
             parse_target("mean", bad)
 
 
-def test_ctrl_c_keeps_the_finished_rungs(tmp_path):
-    class StopsAtRung2(Local):
+def test_ctrl_c_keeps_the_finished_rungs(tmp_path, monkeypatch):
+    import sheetgen.search_play as play
+
+    monkeypatch.setattr(play, "TASK_GAMES", 2000)  # rung 2's 4 candidates: 2 tasks of 2
+
+    class StopsInRung2(Local):
         calls = 0
 
-        def run(self, root, tasks, done):
+        def run(self, root, tasks, done, fn=None):
             self.calls += 1
-            if self.calls == 2:
+            if self.calls == 2:  # the first task of rung 2 finishes, then Ctrl-C
+                super().run(root, tasks[:1], done)
                 raise KeyboardInterrupt
             super().run(root, tasks, done)
 
-    s = search(GAME, 5, SMALL, [], StopsAtRung2(1, GAME))
+    s = search(GAME, 5, SMALL, [], StopsInRung2(1, GAME))
     assert s.stopped.startswith("stopped by Ctrl-C during rung 2") and len(s.rungs) == 1 and not s.kept
+    rung2 = [c for c in s.candidates if c.rung == 1]
+    assert len(rung2) == 2 and all(c.fig.games == 2000 for c in rung2)  # the finished ones have figures
+    assert all(c.fig.games == 1000 for c in s.candidates if c.rung == 0)
     write_all(s, tmp_path)
     doc = json.loads((tmp_path / "search.json").read_text())
     assert doc["stopped"] == s.stopped and len(doc["candidates"]) == 8 and doc["kept"] == []
