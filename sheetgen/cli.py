@@ -271,6 +271,39 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
         raise typer.Exit(1)
 
 
+@app.command()
+@friendly
+def search(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block or boogaloo"),
+           seed: int = typer.Option(0, "--seed", min=0, help="the root seed: same seed, same search"),
+           candidates: int = typer.Option(200, "--candidates", min=1, max=1_000_000, help="variants to draw"),
+           keep: int = typer.Option(3, "--keep", min=1, help="variants to keep"),
+           mean: Optional[str] = typer.Option(None, "--mean", help="greedy mean score LO:HI (default: shipped ±15 %)"),
+           spread: Optional[str] = typer.Option(None, "--spread", help="standard deviation of the greedy score LO:HI"),
+           skill_gap: Optional[str] = typer.Option(None, "--skill-gap", help="greedy - random mean score LO:HI"),
+           length: Optional[str] = typer.Option(None, "--length", help="mean turns LO:HI, where the length varies"),
+           param: list[str] = typer.Option([], "--param", help="NAME=LO:HI narrows a parameter (see --space)"),
+           space: bool = typer.Option(False, "--space", help="list the game's parameters and ranges, then stop"),
+           first: int = typer.Option(1000, "--first", help="games per candidate at the first rung"),
+           most: int = typer.Option(32_000, "--most", help="games per candidate at the last rung"),
+           eta: int = typer.Option(2, "--eta", help="keep 1/eta of the candidates at each rung"),
+           rescore: int = typer.Option(20_000, "--rescore", help="fresh games per policy for each finalist"),
+           budget: Optional[int] = typer.Option(None, "--budget", min=1, help="games the search may play at most"),
+           workers: int = typer.Option(0, "--workers", min=0, help="local processes (0: all cores)"),
+           scheduler: Optional[str] = typer.Option(None, "--scheduler", help="a Dask scheduler, tcp://HOST:8786"),
+           out: Optional[Path] = typer.Option(None, "--out", help="output folder (default output/search/GAME-SEED)"),
+           as_json: bool = typer.Option(False, "--json", help="the summary as JSON on stdout")):
+    """Search many variants: common dice, successive halving, finalists re-scored on fresh dice."""
+    from . import search as S
+    from . import search_cli
+
+    if space:
+        typer.echo(search_cli.space_text(game))
+        return
+    plan = S.Plan(candidates, keep, first, eta, most, rescore)
+    raise typer.Exit(search_cli.run(game, seed, plan, mean, spread, skill_gap, length, param, budget, workers,
+                                    scheduler, out, as_json))
+
+
 class Policy(str, Enum):
     random = "random"
     greedy = "greedy"

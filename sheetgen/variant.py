@@ -25,6 +25,49 @@ GAMES = ("tricky-treats", "haunt-the-block", "boogaloo")
 
 
 @dataclass(frozen=True)
+class Param:
+    """A number a designer may turn in a game's variants: its inclusive range and the shipped value.
+    Each game's variant.py lists its parameters in `SPACE`; the layout model still checks every sheet."""
+
+    name: str
+    low: int
+    high: int
+    shipped: int
+    help: str
+
+
+def draw_params(space: tuple[Param, ...], rng: np.random.Generator,
+                ranges: dict[str, tuple[int, int]] | None = None) -> dict[str, int]:
+    """One value per parameter, uniform in its range (or in the narrower range given for it)."""
+    ranges = ranges or {}
+    return {p.name: int(rng.integers(ranges.get(p.name, (p.low, p.high))[0],
+                                     ranges.get(p.name, (p.low, p.high))[1] + 1)) for p in space}
+
+
+def parse_ranges(space: tuple[Param, ...], texts: list[str], game: str) -> dict[str, tuple[int, int]]:
+    """`NAME=LO:HI` or `NAME=V` (fixed) per text, each inside the parameter's declared range."""
+    known = {p.name: p for p in space}
+    out = {}
+    for text in texts:
+        name, eq, value = text.partition("=")
+        p = known.get(name.strip())
+        if p is None or not eq:
+            raise SheetgenError(f"--param '{text}' names no parameter of {game}", key="--param",
+                                fix="write NAME=LO:HI with NAME one of: " + ", ".join(known))
+        try:
+            lo, _, hi = value.partition(":")
+            rng = (int(lo), int(hi or lo))
+        except ValueError:
+            raise SheetgenError(f"--param '{text}': '{value}' is not LO:HI or a whole number",
+                                key="--param", fix=f"e.g. {p.name}={p.low}:{p.high}") from None
+        if not p.low <= rng[0] <= rng[1] <= p.high:
+            raise SheetgenError(f"--param '{text}' is outside {p.name}'s range {p.low}:{p.high}",
+                                key="--param", fix=f"use {p.low} <= LO <= HI <= {p.high}")
+        out[p.name] = rng
+    return out
+
+
+@dataclass(frozen=True)
 class Settings:
     band: float = 0.15  # accepted greedy mean: within +-band of the shipped sheet's
     games: int = 2000  # playouts per policy for each candidate
@@ -108,15 +151,21 @@ def make(game: str, seed: int, out_dir: Path, s: Settings = Settings(), workers:
             tmp.unlink(missing_ok=True)
         mean = report.score_mean("greedy")
         if report.completable and abs(mean - baseline) <= s.band * abs(baseline):
-            yaml_path = write_atomic(out_dir / f"{name}.yaml", text)
-            from .draw import write_pdf
-
-            accepted = load(yaml_path)
-            pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+            yaml_path, pdf = write(text, out_dir, name)
             return Outcome(game, seed, vid, tries, yaml_path, pdf, mean, baseline)
     raise SheetgenError(f"no completable variant of {game} within ±{s.band:.0%} of the shipped "
                         f"sheet's greedy mean after {s.max_tries} candidates (seed {seed})",
                         fix="try another --seed or a wider --band")
+
+
+def write(text: str, out_dir: Path, name: str) -> tuple[Path, Path]:
+    """Write a variant's layout YAML and its PDF (the footer and QR carry its `variant.command`)."""
+    from .draw import write_pdf
+
+    yaml_path = write_atomic(out_dir / f"{name}.yaml", text)
+    accepted = load(yaml_path)
+    pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+    return yaml_path, pdf
 
 
 def _one(args) -> Outcome | str:

@@ -4,6 +4,10 @@ Invariants kept (the model checks them too): every sheet keeps its group of chil
 every child has 3 boxes with 3 different die values and 3 different candies; on each sheet every
 candy is in exactly as many boxes as its stash row has circles (so every circle can be reached) and
 every die value is on the same number of boxes; each (die, candy) pair appears at most once a sheet.
+
+With `params` (values of the parameters in SPACE, as `sheetgen search` draws them) the Boo-nus
+track's length and stars, the stash's columns and star needs and the chocolate bar's points change
+too. The grid, the children and the 13 turns stay (the rules fix the turns).
 """
 
 from __future__ import annotations
@@ -12,7 +16,30 @@ import copy
 
 import numpy as np
 
+from ...variant import Param
+
 DICE = 6
+POINTS = (1, 3, 6, 10, 15, 21)  # stash points of the shipped sheet's columns
+SPACE = (
+    Param("boonus_length", 3, 12, 7, "rewards on the Boo-nus track (one per haunted child)"),
+    Param("boonus_stars", 1, 6, 3, "of them stars (the rest chocolate bars; a star comes first)"),
+    Param("stash_columns", 3, 6, 6, "stash columns (points 1, 3, 6, 10, 15, 21 from the left)"),
+    Param("needs_shift", -2, 1, 0, "candy rows more (or fewer) each stash star needs, kept in 1-6"),
+    Param("bar_points", 3, 8, 5, "points per chocolate bar"),
+)
+
+
+def turn(out: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:
+    """Apply the SPACE parameters `p` to a dealt layout (changed in place and returned)."""
+    n, stars = p["boonus_length"], min(p["boonus_stars"], p["boonus_length"])
+    where = {0} | set((1 + rng.permutation(n - 1))[:stars - 1].tolist())
+    out["boonus"] = ["star" if k in where else "bar" for k in range(n)]
+    cols = p["stash_columns"]
+    needs = out["stash"]["needs"]
+    out["stash"] = {"points": list(POINTS[:cols]),
+                    "needs": [int(np.clip(v + p["needs_shift"], 1, len(out["candies"]))) for v in needs[:cols]]}
+    out["bar_points"] = p["bar_points"]
+    return out
 
 
 def deal(rng: np.random.Generator, candies: list[str], n_children: int) -> list[list[dict]]:
@@ -32,7 +59,8 @@ def deal(rng: np.random.Generator, candies: list[str], n_children: int) -> list[
     return [sorted(boxes[3 * i:3 * i + 3], key=lambda b: b["die"]) for i in range(n_children)]
 
 
-def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> dict:
+def generate(content: dict, rng: np.random.Generator, broken: bool = False,
+             params: dict[str, int] | None = None) -> dict:
     """A new content mapping: each sheet's children shuffled across its grid and its boxes dealt
     again. broken=True makes the Boo-nus track one reward per child long: the last rewards need more
     haunted children than 13 turns and every possible star can give, so no game reaches them."""
@@ -43,6 +71,8 @@ def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> d
         order = rng.permutation(len(kids))
         dealt = deal(rng, candies, len(kids))
         sheet["children"] = [{**kids[i], "boxes": boxes} for i, boxes in zip(order, dealt)]
+    if params is not None:
+        turn(out, rng, params)
     if broken:
         n = len(out["sheets"][0]["children"])
         out["boonus"] = [out["boonus"][i % len(out["boonus"])] for i in range(n)]

@@ -4,13 +4,20 @@ Kept: the path length and the places of the child and starting spaces (so the sh
 holds), how many spaces each candy has, one start per candy, the children and their symbols, 4
 pumpkins and 6 starts. Changed: which candy sits on each space and start, which child stands on
 each child space, the three pumpkin conditions other than the Bee's, the Giant's and Turtle's
-amounts."""
+amounts.
+
+With `params` (values of the parameters in SPACE, as `sheetgen search` draws them) the stash
+thresholds, the Stars section, the moon powers' uses, the chocolate bar's points and the largest
+add/subtract amount change too. The path and its 31 turns stay (the sheet's geometry and the rules
+fix them)."""
 
 from __future__ import annotations
 
 import copy
 
 import numpy as np
+
+from ...variant import Param
 
 # conditions a pumpkin other than the Bee may get (the Bee keeps "use the lower die")
 POOL = ({"kind": "higher_die"}, {"kind": "plain_die"}, {"kind": "even"}, {"kind": "odd"},
@@ -46,7 +53,30 @@ def _spread(fixed: list[str | None], bag: list[str], rng: np.random.Generator) -
     return _fill(fixed, bag, rng, 1)
 
 
-def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> dict:
+SPACE = (
+    Param("threshold_shift", -2, 1, 0, "candy rows more (or fewer) each stash star needs"),
+    Param("stars", 4, 7, 6, "stars in the Stars section (the sheet has room for 7)"),
+    Param("start_stars", 0, 2, 1, "stars circled at the start"),
+    Param("uses", 1, 3, 2, "uses of each moon power"),
+    Param("bar_points", 3, 8, 5, "points per chocolate bar"),
+    Param("amount_max", 1, 3, 3, "largest amount the add and subtract powers give (each drawn from 1 to it)"),
+)
+
+
+def turn(new: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:
+    """Apply the SPACE parameters `p` to a shuffled block (changed in place and returned)."""
+    n = len(new["candies"])
+    new["thresholds"] = [int(np.clip(t + p["threshold_shift"], 1, n)) for t in new["thresholds"]]
+    new["stars"], new["start_stars"] = p["stars"], min(p["start_stars"], p["stars"])
+    new["uses"], new["bar_points"] = p["uses"], p["bar_points"]
+    for ch in new["children"]:
+        if ch.get("power") in ("add", "subtract"):
+            ch["amount"] = int(rng.integers(1, p["amount_max"] + 1))
+    return new
+
+
+def generate(content: dict, rng: np.random.Generator, broken: bool = False,
+             params: dict[str, int] | None = None) -> dict:
     new = copy.deepcopy(content)
     path = new["path"]
     cand = [i for i, sp in enumerate(path) if "candy" in sp]
@@ -69,6 +99,8 @@ def generate(content: dict, rng: np.random.Generator, broken: bool = False) -> d
             ch["condition"] = dict(pool.pop())
         if ch.get("power") in ("add", "subtract"):
             ch["amount"] = int(rng.integers(1, 4))
+    if params is not None:
+        turn(new, rng, params)
     if broken:
         # the last stash column then needs every row full: more candies than 31 turns can give
         new["thresholds"][-1] = len(new["candies"])
