@@ -34,7 +34,7 @@ def sheetgen_build(out: Path, *args: str, layouts: Path | None = None) -> tuple[
     """(wall s, CPU s, stdout) of one `sheetgen build`."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
     if layouts:
-        env["SHEETGEN_LAYOUTS"] = str(layouts)
+        env["SHEETGEN_PATH"] = str(layouts)  # its files override the shipped ones
     t0, c0 = time.perf_counter(), cpu()
     res = subprocess.run([sys.executable, "-m", "sheetgen", "build", "--out", str(out), *args],
                          cwd=ROOT, env=env, check=True, capture_output=True, text=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from sheetgen import build, kit
+from sheetgen import build, kinds, kit
 from sheetgen.kinds import known_layouts
 
 from conftest import LAYOUTS
@@ -27,7 +27,8 @@ def small(tmp_path, monkeypatch) -> Path:
     folder.mkdir()
     for name in SMALL:
         shutil.copy(LAYOUTS / f"{name}.yaml", folder)
-    monkeypatch.setenv("SHEETGEN_LAYOUTS", str(folder))
+    monkeypatch.setenv("SHEETGEN_PATH", str(folder))
+    monkeypatch.setattr(kinds, "known_layouts", lambda: sorted(folder.glob("*.yaml")))
     monkeypatch.setattr(kit, "products", lambda: [])
     return folder
 
