@@ -70,6 +70,12 @@ def peak_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def family(pid: int) -> list[int]:
     """The process and all its descendants (the server's worker processes)."""
     out, todo = [], [pid]
@@ -140,7 +146,10 @@ def main() -> None:
             with httpx.Client(base_url=base, timeout=120) as c:  # the cached set, rendered once
                 etags = {p: c.get(p).headers["etag"] for p in CACHED}
             jobs = plan(args.requests, random.Random(args.seed))
+            cpu0 = sum(cpu_seconds(p) for p in family(server.pid))
+            load0 = os.getloadavg()[0]
             results, errors, seconds = asyncio.run(run(base, jobs, args.clients, etags))
+            cpu = sum(cpu_seconds(p) for p in family(server.pid)) - cpu0
             peak = peak_kib(server.pid)
             workers = [peak_kib(p) for p in family(server.pid)[1:]]
         finally:
@@ -154,6 +163,8 @@ def main() -> None:
         if lat:
             print(f"{kind:<12}{len(lat):>6}{1000 * pct(lat, 50):>9.1f}{1000 * pct(lat, 95):>9.1f}")
     print(f"throughput {len(results) / seconds:.1f} requests/s ({seconds:.2f} s), errors {len(errors)}")
+    print(f"server CPU time {cpu:.1f} s in {seconds:.1f} s on {os.cpu_count()} cores "
+          f"(machine load average {load0:.1f} at the start)")
     print(f"peak memory: server process {peak / 1024:.0f} MiB, its {len(workers)} worker processes "
           f"{' + '.join(f'{w / 1024:.0f}' for w in workers)} MiB, total {(peak + sum(workers)) / 1024:.0f} MiB")
     for e in errors[:10]:
