@@ -79,7 +79,7 @@ BILLS: dict[str, Bill] = {
              cover=False),
         Need("the Candy Crown", 1, "candy-props", ("candy crown",), ("CROWN",)),
         Need("12 Special Treat tokens", 12, "special-treat-tokens", ("special treat tokens",), ("TREAT",)),
-        Need("4 Candy Corn Daggers and 4 Word Bubbles", 4, "candy-props", ("daggers and word bubbles",),
+        Need("4 Daggers and 4 Word Bubbles", 4, "candy-props", ("daggers and word bubbles",),
              ("Cherry", "Berry", "Lime", "Lemon", "SWEET!", "STOP!", "YUM!", "CRUMBS!"), per_unit=2),
         Need("the Candy Cane", 1, "candy-props", ("candy cane",), ("CANE!",)),
         Need("the score pad", 1, "roll-score-pad", (), ("Score",), per_unit=2),
