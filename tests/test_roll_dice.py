@@ -88,3 +88,14 @@ def test_rollers_chips_and_markers_as_the_rules_count_them():
     assert [ids[f"marker.{m.id}"] for m in doc.content.markers] == [15] * 5
     assert len({(m.colour, m.icon) for m in doc.content.markers}) == 5
     assert len({m.icon for m in doc.content.markers}) == 5  # not colour alone
+
+
+def test_a_die_with_a_value_twice_is_refused(tmp_path):
+    err = edit_error(tmp_path, "roll-dice", "{value: 2, name: Arm, icon: cookie_arm}",
+                     "{value: 1, name: Arm, icon: cookie_arm}")
+    assert "values 1 to 6" in err and "bad.yaml" in err
+
+
+def test_a_paper_die_with_seven_sides_is_refused(tmp_path):
+    err = edit_error(tmp_path, "paper-dice", "{id: d8, name: d8, sides: 8,", "{id: d8, name: d8, sides: 7,")
+    assert "4, 8, 10, 12 or 20" in err and "sides" in err
