@@ -95,6 +95,7 @@ BILLS: dict[str, Bill] = {
         Need("75 board markers, 15 in each player colour", 75, "rollers-chips", ("board markers",),
              ("RED", "BLUE", "GREEN", "GOLD", "GREY")),
         Need("75 chips: 50 purple worth 5, 25 white worth 1", 75, "rollers-chips", ("chips",), ("5", "1")),
+        Need("25 point markers, 5 in each player colour", 25, "rollers-chips", ("circle markers",), ("POINT",)),
         Need("6 dice: 5 purple with a STAR, 1 black with a ZAP (or plain dice)",
              6, "rollers-dice", ("custom dice", "rollers dice"), ("cube",)),
         Need("the rules", 1, "rules-cards", ("rulebook",)),
@@ -103,7 +104,7 @@ BILLS: dict[str, Bill] = {
                  "to 5 points that it then explains uses none"),
         Need("scissors", 1, HOUSEHOLD),
     ), {"rollers-board": "One board per player, one to a page",
-        "rollers-chips": "Chips and board markers to cut out",
+        "rollers-chips": "Chips, board markers and point markers to cut out",
         "rollers-dice": "Stickers for 16 mm dice, paper cubes to fold, and the plain-dice reading"}),
     "roll-and-fight": Bill("roll-and-fight.txt", (
         Need("4 player boards, one per player", 1, "roll-and-fight-board", ("board with two spaces",),

@@ -86,6 +86,7 @@ def test_rollers_chips_and_markers_as_the_rules_count_them():
     ids = Counter(re.sub(r"\.\d+$", "", it.id) for p in pages for it in p.items if getattr(it, "id", ""))
     assert ids["chip.purple"] == 50 and ids["chip.white"] == 25  # 10 and 5 for each of 5 players
     assert [ids[f"marker.{m.id}"] for m in doc.content.markers] == [15] * 5
+    assert [ids[f"point.{m.id}"] for m in doc.content.markers] == [5] * 5
     assert len({(m.colour, m.icon) for m in doc.content.markers}) == 5
     assert len({m.icon for m in doc.content.markers}) == 5  # not colour alone
 
