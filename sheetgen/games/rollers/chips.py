@@ -75,8 +75,8 @@ def point_marker(m: MarkerSet, d: float, ink: bool, n: int) -> Piece:
     full colour (board markers are dark on a tint)."""
     r = d / 2
     items: list[Item] = [Circle(r, r, r, Style(stroke=None, fill="#ffffff" if ink else m.colour)),
-                         Icon(m.icon, r, r - d * 0.12, d * 0.5, fill="#ffffff", mono=ink),
-                         Text(r, d - d * 0.14, "POINT", 6, bold=True, align="center",
+                         Icon(m.icon, r, r - d * 0.16, d * 0.42, fill="#ffffff", mono=ink),
+                         Text(r, r + d * 0.27, "POINT", 6, bold=True, align="center",
                               color="#000000" if ink else "#ffffff", id=f"point.{m.id}.{n}")]
     return Piece(d, d, tuple(items + cut_circle(r, r, r)), id=f"point.{m.id}.{n}")
 
