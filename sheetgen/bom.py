@@ -91,7 +91,7 @@ BILLS: dict[str, Bill] = {
         "special-treat-tokens": "The 12 round treat tokens, with backs",
         "roll-score-pad": "Three rounds for up to four players, two pads to a page"}),
     "rollers": Bill("rollers.txt", (
-        Need("5 game boards, one per player", 5, "rollers-board", ("game board",), ("CLOSE",), per_unit=5),
+        Need("5 game boards, one per player", 5, "rollers-board", ("game board",), (PAGE,)),
         Need("75 board markers, 15 in each player colour", 75, "rollers-chips", ("board markers",),
              ("RED", "BLUE", "GREEN", "GOLD", "GREY")),
         Need("75 chips: 50 purple worth 5, 25 white worth 1", 75, "rollers-chips", ("chips",), ("5", "1")),

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pdfplumber
 import pytest
+from pdfminer.high_level import extract_text
 
 from sheetgen import api
 from sheetgen.games.roll_for_your_life.odds import simulate
@@ -49,9 +49,7 @@ def test_six_stickers_and_a_cube_per_die(layout, dice, tmp_path):
     assert len([i for i in ids if re.fullmatch(r"cube\.\w+\.\d+\.face\.[1-6]", i)]) == 6 * dice
     assert sum(d.count for d in doc.content.dice) == dice
     out = api.render(layout, tmp_path / "d.pdf", Options(paper="letter")).path
-    with pdfplumber.open(out) as pdf:
-        words = Counter(w["text"] for p in pdf.pages for w in p.extract_words())
-    assert words["cube"] == dice
+    assert extract_text(str(out)).split().count("cube") == dice
 
 
 def test_rules_cards_read_plain_dice_as_the_dice_layout_maps_them():
