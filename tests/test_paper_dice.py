@@ -90,3 +90,23 @@ def test_pdf_holds_one_net_per_die_and_set(doc, tmp_path):
         words = Counter(w["text"] for p in pdf.pages for w in p.extract_words())
     for die in doc.content.dice:
         assert words[die.name] == doc.content.sets, die.name
+
+
+def test_d4_prints_each_corner_value_on_the_three_faces_that_meet_there():
+    pages = render_pages(load(LAYOUT), Options())
+    corners = Counter()
+    faces: dict[str, set] = {}
+    for page in pages:
+        for it, dx, dy in walk(page.items):
+            m = re.fullmatch(r"net\.d4\.1\.face\.(\d)\.corner\.(\d)", it.id or "")
+            if m:
+                corners[m[2]] += 1
+                faces.setdefault(m[1], set()).add(m[2])
+    assert corners == {str(v): 3 for v in range(1, 5)}
+    assert all(len(v) == 3 for v in faces.values()) and len(faces) == 4
+
+
+def test_same_layout_gives_the_same_pdf(tmp_path):
+    a = api.render(LAYOUT, tmp_path / "a.pdf", Options()).path.read_bytes()
+    b = api.render(LAYOUT, tmp_path / "b.pdf", Options()).path.read_bytes()
+    assert a == b

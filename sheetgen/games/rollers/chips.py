@@ -1,5 +1,6 @@
-"""Rollers chips and board markers to punch out: round chips by value (purple 5, white 1) and
-markers in one colour and icon per player, counted as the rulebook's box holds them."""
+"""Rollers chips and board markers to punch out: round chips by value (purple 5, white 1),
+markers in one colour and icon per player, counted as the rulebook's box holds them, and point
+markers for the circles at the top of the board."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class ChipContent(Strict):
     chip: float = Field(22.0, ge=15, le=40, description="chip diameter, mm")
     marker: float = Field(13.0, ge=10, le=16, description="marker diameter, mm (board spaces are 17)")
     markers_each: int = Field(15, ge=1, le=30, description="markers per player colour")
+    points_each: int = Field(5, ge=0, le=10, description="point markers per player colour")
+    point: float = Field(11.0, ge=9, le=16, description="point marker diameter, mm (board circles are 10)")
     chips: list[ChipKind] = Field(min_length=1)
     markers: list[MarkerSet] = Field(min_length=1)
     how: str = Field(min_length=1, description="page heading of the chips")
@@ -67,12 +70,25 @@ def marker(m: MarkerSet, d: float, ink: bool, n: int) -> Piece:
     return Piece(d, d, tuple(items + cut_circle(r, r, r)), id=f"marker.{m.id}.{n}")
 
 
+def point_marker(m: MarkerSet, d: float, ink: bool, n: int) -> Piece:
+    """A point marker for the circles at the top of the board: the colour's icon, light on the
+    full colour (board markers are dark on a tint)."""
+    r = d / 2
+    items: list[Item] = [Circle(r, r, r, Style(stroke=None, fill="#ffffff" if ink else m.colour)),
+                         Icon(m.icon, r, r - d * 0.16, d * 0.42, fill="#ffffff", mono=ink),
+                         Text(r, r + d * 0.27, "POINT", 6, bold=True, align="center",
+                              color="#000000" if ink else "#ffffff", id=f"point.{m.id}.{n}")]
+    return Piece(d, d, tuple(items + cut_circle(r, r, r)), id=f"point.{m.id}.{n}")
+
+
 def pages(doc: ChipSheet, opts: Options) -> list[Page]:
     c, lay = doc.content, doc.layout
     ink, copies = lay.ink_saver, max(1, opts.copies)
     pieces = [chip(k, c.chip, ink, n + 1) for k in c.chips for n in range(k.count * copies)]
     first = len(pieces)
-    pieces += [marker(m, c.marker, ink, n + 1) for m in c.markers for n in range(c.markers_each * copies)]
+    for m in c.markers:
+        pieces += [marker(m, c.marker, ink, n + 1) for n in range(c.markers_each * copies)]
+        pieces += [point_marker(m, c.point, ink, n + 1) for n in range(c.points_each * copies)]
     return pack(pieces, lay, doc.title, c.how, breaks={first: c.how_markers})
 
 
