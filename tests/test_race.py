@@ -241,3 +241,16 @@ def test_special_edition_border_decides_which_candies_enter_the_finish():
     # a border candy with no space left ahead of it crosses into the finish
     pep = g.cards[card(g, "single", "peppermint")]
     assert race.moves(g, 59, pep, s.border) == [(65,), (56,)] and race.moves(g, 59, pep) == [(56,)]
+
+
+def test_the_last_cookie_runs_the_gauntlet_from_the_swirl_forward(game):
+    s = new(game, 2, 20, 22)
+    s.boxes[1] = [0] * 6
+    s.boxes[1][game.candies.index("peppermint")] = 1  # one box left, on the head
+    s.apply_action(card(game, "single", "peppermint"))
+    s.apply_action(("move", (22,)))
+    s.apply_action(("attack", 1))
+    s.apply_action(card(game, "single", "peppermint"))  # Red's last box: crumbs
+    assert s.alive == [True, False] and s.trophies == [1, 0] and s.pos[0] == 56
+    s.apply_action(card(game, "single", "hard_candy"))  # alone: forward only (57, not 51)
+    assert s.legal_actions() == [("move", (57,))]
