@@ -7,9 +7,11 @@ import json
 
 import pytest
 
-from conftest import ROOT, sheetgen
+from pypdf import PdfReader
+
+from conftest import ROOT, page_mm, sheetgen
 from sheetgen.games.run_for_your_life import race
-from sheetgen.games.run_for_your_life.race_validate import play, run
+from sheetgen.games.run_for_your_life.race_validate import heatmap, play, run
 from sheetgen.kinds import load
 
 MAT = str(ROOT / "layouts" / "run-for-your-life-mat.yaml")
@@ -193,6 +195,14 @@ def test_validator_report_is_the_same_with_any_number_of_workers():
     r = a["runs"][0]
     assert r["games"] == 300 and r["escape_share"] + r["trophy_share"] == pytest.approx(1.0)
     assert sum(a["landings"]) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_heatmap_is_the_mat_with_each_space_share(tmp_path):
+    report = run(MAT, 60, 1, [3], ["greedy"], workers=1)
+    pdf = heatmap(MAT, report, tmp_path / "heat.pdf")
+    assert page_mm(pdf) == [(594.0, 420.0)]
+    text = PdfReader(pdf).pages[0].extract_text()
+    assert f"{report['landings'][12]:.1%}" in text and "Pink Gumball" in text
 
 
 def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path):
