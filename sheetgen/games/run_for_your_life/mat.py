@@ -418,7 +418,7 @@ def pages(doc: Mat, opts: Options) -> list[Page]:
     geo, items = poster_items(doc, size)
     if not tiled:
         return [Page(geo.width, geo.height, items, label=f"{doc.title} ({size.upper()} poster)")]
-    return tile_pages(items, geo.width, geo.height, doc.layout, doc.title)
+    return tile_pages(items, geo.width, geo.height, doc.layout, doc.title, geo.centres)
 
 
 KIND = Kind("run-for-your-life-mat", Mat, pages, product="run-for-your-life")
