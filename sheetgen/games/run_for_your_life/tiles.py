@@ -98,8 +98,10 @@ def _cross(x: float, y: float, id: str) -> list[Item]:
 def _strip(x: float, y: float, w: float, h: float, vertical: bool, id: str) -> list[Item]:
     """A GLUE strip: dashed outline and the word repeated along it."""
     items: list[Item] = [Box(x, y, w, h, GLUE, id=id)]
-    for f in (0.1, 0.5, 0.9):  # clear of the crosses at 1/4 and 3/4
-        cx, cy = (x + w / 2, y + h * f) if vertical else (x + w * f, y + h / 2)
+    length = h if vertical else w
+    places = sorted({round(min(max(length * f, 5.0), length - 5.0), 1) for f in (0.1, 0.5, 0.9)})
+    for d in places:  # clear of the crosses at 1/4 and 3/4, and of the strip's ends
+        cx, cy = (x + w / 2, y + d) if vertical else (x + d, y + h / 2)
         items.append(Text(cx, cy + 1.2, "GLUE", 7, bold=True, align="center", color="#777777"))
     return items
 
