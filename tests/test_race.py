@@ -11,7 +11,8 @@ from pypdf import PdfReader
 
 from conftest import ROOT, page_mm, sheetgen
 from sheetgen.games.run_for_your_life import race
-from sheetgen.games.run_for_your_life.race_validate import heatmap, play, run
+from sheetgen.errors import SheetgenError
+from sheetgen.games.run_for_your_life.race_validate import heatmap, parse_players, play, run
 from sheetgen.kinds import load
 
 MAT = str(ROOT / "layouts" / "run-for-your-life-mat.yaml")
@@ -219,9 +220,11 @@ def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path):
     assert not (tmp_path / "x.pdf").exists()
 
 
-def test_bad_players_is_bad_input():
-    res = sheetgen("validate", "run-for-your-life-mat", "--players", "7")
-    assert res.returncode == 2 and "2 to 6 players" in res.stderr
+def test_player_counts_are_read_and_bad_ones_refused():
+    assert parse_players("2-6") == [2, 3, 4, 5, 6] and parse_players("2,4,6") == [2, 4, 6]
+    for bad in ("7", "1-3", "four"):
+        with pytest.raises(SheetgenError, match="--players"):
+            parse_players(bad)
 
 
 def test_special_edition_border_decides_which_candies_enter_the_finish():
