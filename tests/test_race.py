@@ -7,9 +7,12 @@ import json
 
 import pytest
 
-from conftest import ROOT, sheetgen
+from pypdf import PdfReader
+
+from conftest import ROOT, page_mm, sheetgen
 from sheetgen.games.run_for_your_life import race
-from sheetgen.games.run_for_your_life.race_validate import play, run
+from sheetgen.errors import SheetgenError
+from sheetgen.games.run_for_your_life.race_validate import heatmap, parse_players, play, run
 from sheetgen.kinds import load
 
 MAT = str(ROOT / "layouts" / "run-for-your-life-mat.yaml")
@@ -195,6 +198,14 @@ def test_validator_report_is_the_same_with_any_number_of_workers():
     assert sum(a["landings"]) == pytest.approx(1.0, abs=1e-3)
 
 
+def test_heatmap_is_the_mat_with_each_space_share(tmp_path):
+    report = run(MAT, 60, 1, [3], ["greedy"], workers=1)
+    pdf = heatmap(MAT, report, tmp_path / "heat.pdf")
+    assert page_mm(pdf) == [(594.0, 420.0)]
+    text = PdfReader(pdf).pages[0].extract_text()
+    assert f"{report['landings'][12]:.1%}" in text and "Pink Gumball" in text
+
+
 def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path):
     text = (ROOT / "layouts" / "run-for-your-life-mat.yaml").read_text()
     bad = tmp_path / "no-chocolate.yaml"
@@ -209,9 +220,11 @@ def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path):
     assert not (tmp_path / "x.pdf").exists()
 
 
-def test_bad_players_is_bad_input():
-    res = sheetgen("validate", "run-for-your-life-mat", "--players", "7")
-    assert res.returncode == 2 and "2 to 6 players" in res.stderr
+def test_player_counts_are_read_and_bad_ones_refused():
+    assert parse_players("2-6") == [2, 3, 4, 5, 6] and parse_players("2,4,6") == [2, 4, 6]
+    for bad in ("7", "1-3", "four"):
+        with pytest.raises(SheetgenError, match="--players"):
+            parse_players(bad)
 
 
 def test_special_edition_border_decides_which_candies_enter_the_finish():
@@ -241,3 +254,16 @@ def test_special_edition_border_decides_which_candies_enter_the_finish():
     # a border candy with no space left ahead of it crosses into the finish
     pep = g.cards[card(g, "single", "peppermint")]
     assert race.moves(g, 59, pep, s.border) == [(65,), (56,)] and race.moves(g, 59, pep) == [(56,)]
+
+
+def test_the_last_cookie_runs_the_gauntlet_from_the_swirl_forward(game):
+    s = new(game, 2, 20, 22)
+    s.boxes[1] = [0] * 6
+    s.boxes[1][game.candies.index("peppermint")] = 1  # one box left, on the head
+    s.apply_action(card(game, "single", "peppermint"))
+    s.apply_action(("move", (22,)))
+    s.apply_action(("attack", 1))
+    s.apply_action(card(game, "single", "peppermint"))  # Red's last box: crumbs
+    assert s.alive == [True, False] and s.trophies == [1, 0] and s.pos[0] == 56
+    s.apply_action(card(game, "single", "hard_candy"))  # alone: forward only (57, not 51)
+    assert s.legal_actions() == [("move", (57,))]

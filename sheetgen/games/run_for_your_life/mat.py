@@ -190,6 +190,11 @@ def track(mat: Mat) -> Track:
 INK = "#3b2312"
 
 
+def space_id(i: int) -> str:
+    """The element id of space i's disc: the drawing, the heatmap and the tests use it."""
+    return f"space.{i}"
+
+
 def pt(size: float, s: float) -> float:
     """A text size scaled with the poster, never below the 6 pt print rule."""
     return max(6.0, size * s)
@@ -320,7 +325,7 @@ def _space(mat: Mat, geo: Geometry, i: int, candy: dict, chars: dict, ink: bool)
         items.append(Icon("burst", x, y, 2.75 * r, fill="#ffd23f", mono=ink, id=f"space.{i}.burst"))
     fill = "#ffffff" if ink else tint(colour, 0.3)
     items.append(Circle(x, y, r, Style(stroke=INK, fill=fill, width=0.8 if not sp.burst else 1.2),
-                        id=f"space.{i}"))
+                        id=space_id(i)))
     if sp.candy:
         items.append(Icon(candy[sp.candy].icon, x, y + 1.2 * s, 1.25 * r, fill=colour, mono=ink))
     elif sp.character:
@@ -413,7 +418,7 @@ def pages(doc: Mat, opts: Options) -> list[Page]:
     geo, items = poster_items(doc, size)
     if not tiled:
         return [Page(geo.width, geo.height, items, label=f"{doc.title} ({size.upper()} poster)")]
-    return tile_pages(items, geo.width, geo.height, doc.layout, doc.title)
+    return tile_pages(items, geo.width, geo.height, doc.layout, doc.title, geo.centres)
 
 
 KIND = Kind("run-for-your-life-mat", Mat, pages, product="run-for-your-life")

@@ -105,9 +105,8 @@ def moves(g: Game, x: int, card: Card, border: frozenset | None = None) -> list[
     out: list[tuple[int, ...]] = []
     a = card.candies[0]
     if card.kind == "single":
-        legs = [((a,), d) for d in (True, False)]
-        for (c,), d in legs:
-            y = step(g, x, c, d, border)
+        for d in (True, False):
+            y = step(g, x, a, d, border)
             if y >= 0 and (y,) not in out:
                 out.append((y,))
         return out
@@ -346,7 +345,12 @@ class State:
         if self.g.treat in card.candies:
             self.treat_draws += 1
         word = "move" if card.kind in ("single", "double") else "jump"
-        opts = [(word, y) for y in self._ways(i, x)]
+        ways = self._ways(i, x)
+        if word == "move" and sum(self.alive) == 1 and self.n > 1:
+            # the last cookie runs the gauntlet: it moves on through the zone when it can
+            ahead = [w for w in ways if w[-1] > x]
+            ways = ahead or ways
+        opts = [(word, y) for y in ways]
         if not opts:
             raise RuntimeError(f"no legal move from space {x} for card {card}")
         self._ask(p, opts, lambda a: self._moved(p, a))

@@ -216,13 +216,17 @@ def parse_players(text: str | None) -> list[int]:
 def heatmap(path: str, report: dict, out: Path) -> Path:
     """The poster with every space shaded by how often meeples end a move there."""
     from ...draw import write_pdf
-    from ...scene import Page
-    from .mat import poster_items
+    from ...scene import Page, Text
+    from .mat import pt, poster_items, space_id
 
     mat, _ = _load(path)
     geo, items = poster_items(mat, mat.layout.poster, ink=True)
     top = max(report["landings"]) or 1
-    shade = {f"space.{i}": v / top for i, v in enumerate(report["landings"])}
+    shade = {space_id(i): v / top for i, v in enumerate(report["landings"])}
+    for i, v in enumerate(report["landings"]):  # the share in figures too, not only the shade
+        x, y = geo.centres[i]
+        items.append(Text(x, y + geo.radius - 2 * geo.scale, f"{v:.1%}", pt(8, geo.scale), bold=True,
+                          align="center", id=f"{space_id(i)}.share"))
     return write_pdf([Page(geo.width, geo.height, items, label="Landings")], out,
                      f"{mat.title}: where meeples land", shade)
 

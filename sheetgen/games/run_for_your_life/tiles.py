@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from ...paper import page_size
-from ...scene import Box, Group, Item, Line, Page, Style, Text
+from ...scene import Box, Circle, Group, Item, Line, Page, Style, Text
 
 CUT = Style(stroke="#555555", width=0.3, dash=(2.0, 1.5))
 CROSS = Style(stroke="#222222", width=0.25)
@@ -98,8 +98,10 @@ def _cross(x: float, y: float, id: str) -> list[Item]:
 def _strip(x: float, y: float, w: float, h: float, vertical: bool, id: str) -> list[Item]:
     """A GLUE strip: dashed outline and the word repeated along it."""
     items: list[Item] = [Box(x, y, w, h, GLUE, id=id)]
-    for f in (0.1, 0.5, 0.9):  # clear of the crosses at 1/4 and 3/4
-        cx, cy = (x + w / 2, y + h * f) if vertical else (x + w * f, y + h / 2)
+    length = h if vertical else w
+    places = sorted({round(min(max(length * f, 5.0), length - 5.0), 1) for f in (0.1, 0.5, 0.9)})
+    for d in places:  # clear of the crosses at 1/4 and 3/4, and of the strip's ends
+        cx, cy = (x + w / 2, y + d) if vertical else (x + d, y + h / 2)
         items.append(Text(cx, cy + 1.2, "GLUE", 7, bold=True, align="center", color="#777777"))
     return items
 
@@ -118,10 +120,13 @@ def _map(g: Grid, x: float, y: float, cell: float, mark: tuple[int, int] | None)
     return items
 
 
-def tile_pages(poster: list[Item], width: float, height: float, lay, title: str) -> list[Page]:
+def tile_pages(poster: list[Item], width: float, height: float, lay, title: str,
+               route: tuple = ()) -> list[Page]:
+    """The assembly map, then one page per tile. `route`: points (poster mm) drawn on the map as a
+    thin line with dots, so each tile's part of the poster can be recognised."""
     g = grid(width, height, lay.paper, lay.margin, lay.header, lay.overlap)
     o = g.overlap
-    pages = [assembly_map(g, width, height, lay.margin, title)]
+    pages = [assembly_map(g, width, height, lay.margin, title, route)]
     body = tuple(poster)
     for t in g.tiles(lay.margin, lay.header):
         px, py = t.page_x, t.page_y
@@ -159,7 +164,8 @@ def _label(g: Grid, t: Tile, margin: float, header: float, ww: float) -> list[It
     return items
 
 
-def assembly_map(g: Grid, width: float, height: float, margin: float, title: str) -> Page:
+def assembly_map(g: Grid, width: float, height: float, margin: float, title: str,
+                 route: tuple = ()) -> Page:
     """The first page: the steps, and the grid of tiles at the poster's proportions."""
     pw, ph = g.paper
     items: list[Item] = [Text(margin, margin + 8, f"{title}: how to put it together", 14, bold=True,
@@ -178,6 +184,12 @@ def assembly_map(g: Grid, width: float, height: float, margin: float, title: str
     sx, sy = g.step()
     items.append(Box(margin, top, width * scale, height * scale, Style(stroke="#000000", width=0.5),
                      id="assembly.poster"))
+    if route:
+        pts = tuple((margin + x * scale, top + y * scale) for x, y in route)
+        items.append(Line(pts, Style(stroke="#8a6a4a", width=0.6), id="assembly.route"))
+        items += [Circle(x, y, 1.2, Style(stroke="#3b2312", fill="#fff6e8", width=0.25)) for x, y in pts]
+        for (x, y), word in ((pts[0], "START"), (pts[-1], "FINISH")):
+            items.append(Text(x, y + 5, word, 7, bold=True, align="center", id=f"assembly.{word.lower()}"))
     for t in g.tiles(0, 0):
         x0, y0 = margin + t.x * scale, top + t.y * scale
         w = min(g.window[0], width - t.x) * scale
