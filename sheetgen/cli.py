@@ -188,11 +188,12 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
         paper: Paper = typer.Option(Paper.a4, "--paper", help="a4 or letter"),
         copies: int = typer.Option(1, "--copies", min=1, max=50,
                                    help="copies of the sheets written on in play"),
-        out: Optional[Path] = typer.Option(None, "--out", help="output PDF path")):
+        out: Optional[Path] = typer.Option(None, "--out", help="output PDF path"),
+        print_shop: bool = typer.Option(False, "--print-shop", help="CMYK, PDF/X-4 boxes and intent")):
     """One print-and-play PDF for a product: cover, contents, rules booklet and every component."""
     from . import kit as kits
 
-    built = kits.write(product, out, paper.value, copies)
+    built = kits.write(product, out, paper.value, copies, print_shop=print_shop)
     typer.echo(str(built))
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 import yaml
 
 from .draw import pdf_bytes
+from .output_hooks import shop_colours, shop_finish
+from .printshop import cmyk_html
 from .errors import SheetgenError
 from .kinds import KINDS, Loaded, Options, kind, known_layouts, load, render_pages
 
@@ -143,14 +145,15 @@ def consumable(kind_name: str) -> bool:
     return k.rules is not None or k.consumable
 
 
-def render_component(c: Component, paper: str, copies: int) -> Part:
+def render_component(c: Component, paper: str, copies: int, print_shop: bool = False) -> Part:
     n = copies if consumable(c.kind) else 1
     opts = Options(paper=paper, copies=n, game=c.game)
     loaded = _load(c.path, paper)
     pages = render_pages(loaded, opts)
     fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
     return Part(c.title, len(pages), "component", copies=n, duplex=len(fronts) != len(pages),
-                pdf=pdf_bytes(pages, c.title), note=c.note, consumable=consumable(c.kind))
+                pdf=pdf_bytes(pages, c.title, hooks=shop_colours(c.kind) if print_shop else None),
+                note=c.note, consumable=consumable(c.kind))
 
 
 def product_title(product: str, games: list) -> str:
@@ -202,7 +205,7 @@ def _front_html(kit: Kit) -> str:
                        simplex=_ranges(kit.parts, False))
 
 
-def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
+def make(product: str, paper: str = "a4", copies: int = 1, print_shop: bool = False) -> Kit:
     """Lay out a whole kit: every part rendered and numbered (no file written)."""
     from .documents import layout, pdf
 
@@ -216,14 +219,14 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
     front = [Part("Cover", 1, "cover", anchor="part-cover"),
              Part("Contents", 1, "contents", anchor="part-contents")]
     front += [Part(g.name, 1, "rules", anchor=f"part-rules-{g.id}") for g in games]
-    comps = [render_component(c, paper, copies) for c in components(product)]
+    comps = [render_component(c, paper, copies, print_shop) for c in components(product)]
     comps.sort(key=lambda p: p.duplex)  # double-sided parts last: one range to print duplex
     kit.parts = front + comps
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
         _number(kit.parts)
-        doc = layout(_front_html(kit))
+        doc = layout(cmyk_html(_front_html(kit)) if print_shop else _front_html(kit))
         starts: dict[str, int] = {}
         for i, page in enumerate(doc.pages):  # a section spanning pages repeats its anchor
             for a in page.anchors:
@@ -231,7 +234,7 @@ def make(product: str, paper: str = "a4", copies: int = 1) -> Kit:
         ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
         sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
         if sizes == [p.pages for p in front]:
-            kit.front = pdf(doc)
+            kit.front = pdf(doc, "pdf/x-4" if print_shop else None)
             return kit
         for p, n in zip(front, sizes):
             p.pages = n
@@ -264,15 +267,16 @@ def merge(kit: Kit) -> bytes:
     return buf.getvalue()
 
 
-def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1):
+def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1,
+          print_shop: bool = False):
     """Make a kit and write it (default `output/<product>-kit[-letter].pdf`); returns api.Built."""
     from .api import Built
     from .output import write_atomic
 
     t0 = time.perf_counter()
-    kit = make(product, paper, copies)
+    kit = make(product, paper, copies, print_shop)
     path = Path(out) if out else Path("output") / default_name(product, paper)
-    write_atomic(path, merge(kit))
+    write_atomic(path, shop_finish(merge(kit)) if print_shop else merge(kit))
     return Built(path, sum(p.pages for p in kit.parts), path.stat().st_size, time.perf_counter() - t0)
 
 

@@ -48,3 +48,17 @@ def hooks_for(kind: str, opts) -> Hooks | None:
 
         hooks.canvas = canvas_options()
     return hooks
+
+
+def shop_colours(kind: str) -> Hooks:
+    """CMYK colours only (a kit part: the kit gets its print-shop boxes once, merged)."""
+    from .printshop import canvas_options
+
+    return Hooks(kind, canvas=canvas_options())
+
+
+def shop_finish(data: bytes) -> bytes:
+    """Page boxes, output intent and PDF/X keys on a whole (merged) document."""
+    from .printshop import finish
+
+    return finish(data, [])
