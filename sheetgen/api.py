@@ -30,9 +30,10 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
     t0 = time.perf_counter()
     opts = opts or Options()
     loaded = load(ref, opts)
+    hooks = hooks_for(loaded.kind.name, opts)  # refuses options the kind does not take
     pages = render_pages(loaded, opts)
     path = Path(out) if out else Path("output") / f"{loaded.name}.pdf"
-    write_pdf(pages, path, loaded.doc.title, hooks=hooks_for(loaded.kind.name, opts))
+    write_pdf(pages, path, loaded.doc.title, hooks=hooks)
     return Built(path, len(pages), path.stat().st_size, time.perf_counter() - t0)
 
 

@@ -313,10 +313,38 @@ class DeckLayout(PageSetup):
         return card_size(self.card)
 
 
+POD_BLEED = 3.175  # 1/8 inch: what card print-on-demand services ask for
+POD_KINDS = ("special-treat-cards", "dash-n-bash", "rules-cards", "special-treat-tokens")
+
+
+def print_on_demand(opts) -> bool:
+    return bool((getattr(opts, "extra", None) or {}).get("pod"))
+
+
 def deck_layout(lay: DeckLayout, opts) -> DeckLayout:
-    """The layout with --bleed applied: composers draw their bleed with the bleed imposed."""
-    bleed = getattr(opts, "bleed", None)
+    """The layout with --bleed (or --print-on-demand's 1/8 in) applied: composers draw their
+    bleed with the bleed imposed."""
+    bleed = POD_BLEED if print_on_demand(opts) else getattr(opts, "bleed", None)
     return lay if bleed is None else lay.model_copy(update={"bleed": float(bleed)})
+
+
+def pod_pages(fronts: list[list[Item]], backs: list[list[Item]] | None, size: tuple[float, float],
+              bleed: float = POD_BLEED, label: str = "") -> list[Page]:
+    """Print-on-demand: one card per page, the page its trim plus `bleed` on every side, each
+    front followed by its back (`backs`: one per card or one for the deck). No marks: the service
+    cuts at the TrimBox (set by --print-shop) or at `bleed` from the edge."""
+    w, h = size
+    pages: list[Page] = []
+    for i, art in enumerate(fronts):
+        sides = [("front", art)] + ([("back", backs[i % len(backs)])] if backs else [])
+        for side, items in sides:
+            page = Page(w + 2 * bleed, h + 2 * bleed, label=f"{label} {i + 1}".strip() if side == "front"
+                        else "", bleed=bleed)
+            page.add(Group(tuple(items), bleed, bleed, id=f"card.{i + 1}.{side}",
+                           clip=(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed),
+                           form=_form_name(items, {})))
+            pages.append(page)
+    return pages
 
 
 def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]] | None, opts,
@@ -325,6 +353,9 @@ def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]
     copies = max(1, getattr(opts, "copies", 1) or 1)
     if backs is not None and len(backs) > 1:
         backs = backs * copies
+    if print_on_demand(opts):
+        return pod_pages(fronts * copies, backs if getattr(opts, "backs", True) else None, lay.size,
+                         lay.bleed, label)
     return impose_cards(fronts * copies, backs, lay.size, lay.paper, opts, margin=lay.margin,
                         bleed=lay.bleed, label=label, gutter=lay.gutter, round=round)
 
@@ -334,5 +365,5 @@ def expand(cards, count=lambda c: c.count) -> list:
     return [c for c in cards for _ in range(count(c))]
 
 
-__all__ = ["CARD_SIZES", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "card_frame", "card_para", "card_size", "expand", "grid",
+__all__ = ["CARD_SIZES", "POD_BLEED", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "pod_pages", "card_frame", "card_para", "card_size", "expand", "grid",
            "impose_cards", "round_frame"]

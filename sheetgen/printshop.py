@@ -152,8 +152,11 @@ def check(path) -> list[str]:
         for box in ("/TrimBox", "/BleedBox"):
             if box not in page:
                 out.append(f"page {n}: no {box}")
-            elif any(abs(a) > abs(b) + 0.01 for a, b in zip(map(float, page[box]), media)):
-                out.append(f"page {n}: {box} outside the MediaBox")
+            else:
+                x0, y0, x1, y1 = map(float, page[box])
+                if x0 < media[0] - 0.01 or y0 < media[1] - 0.01 or x1 > media[2] + 0.01 \
+                        or y1 > media[3] + 0.01 or x0 >= x1 or y0 >= y1:
+                    out.append(f"page {n}: {box} is not inside the MediaBox")
         fonts = (page.get("/Resources") or {}).get("/Font") or {}
         for ref in fonts.values():
             font = ref.get_object()
