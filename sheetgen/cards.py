@@ -26,8 +26,8 @@ Imposition:
 - As many cards as fit inside the printer-safe `margin` with their outer bleed and crop marks
   (8-up, landscape, for poker cards with a 3 mm bleed on A4 and Letter: 9-up leaves no room for
   the marks outside the bleed), the grid centred on the page; portrait unless landscape holds more.
-- Cards touch (gutter 0, one cut between two neighbours): 9 poker cards plus a 3 mm bleed on
-  every side do not fit inside the safe margin of A4 or Letter. A card's bleed is drawn on every
+- Cards touch (gutter 0, one cut between two neighbours): a bleed between every two cards would
+  cost a row or column of cards. A card's bleed is drawn on every
   side with no card next to it; between two cards the neighbour's matching edge colour is the bleed
   (every card of a deck shares its `card_frame` edge colour). A layout may ask for a gutter; with
   a gutter each card gets min(bleed, gutter / 2) of bleed on its inner sides.
@@ -291,7 +291,7 @@ class DeckLayout(PageSetup):
     """Layout keys shared by every deck of cards or sheet of tokens."""
 
     margin: float = Field(SAFE_MARGIN_MM, ge=SAFE_MARGIN_MM, le=40,
-                          description="printer-safe margin, mm (6.35 fits 9 poker cards on Letter)")
+                          description="printer-safe margin, mm (6.35 fits 8 poker cards with bleed and marks)")
     card: str | tuple[float, float] = Field("poker", description="a size name (poker, bridge, mini, "
                                             "tarot, square) or [width, height] in mm")
     bleed: float = Field(3.0, ge=0, le=6, description="bleed around the outer cards, mm")

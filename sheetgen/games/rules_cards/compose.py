@@ -1,4 +1,4 @@
-"""The `rules-cards` kind: each game's rules flowed onto poker cards, imposed 9-up with backs.
+"""The `rules-cards` kind: each game's rules flowed onto poker cards, imposed 8-up with backs.
 
 A front: the game's name on a band in its accent colour, the sections (bold heading, text at the
 game's size), and a footer with players, time and age and the card number "2/4". A back: the
