@@ -68,13 +68,14 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
         check_target(out)
     loaded = load(ref, opts)
     check_options(loaded, opts)
+    hooks = hooks_for(loaded.kind.name, opts)  # refuses options the kind does not take
     path = check_target(Path(out) if out is not None else Path("output") / default_name(loaded, opts))
     pages = render_pages(loaded, opts)
     try:
         lint.check(pages)
     except SheetgenError as exc:
         raise locate(loaded, exc) from None
-    data = pdf_bytes(pages, loaded.doc.title, hooks=hooks_for(loaded.kind.name, opts))
+    data = pdf_bytes(pages, loaded.doc.title, hooks=hooks)
     write_atomic(path, data)
     return Built(path, len(pages), len(data), time.perf_counter() - t0)
 

@@ -26,8 +26,8 @@ Imposition:
 - As many cards as fit inside the printer-safe `margin` with their outer bleed and crop marks
   (8-up, landscape, for poker cards with a 3 mm bleed on A4 and Letter: 9-up leaves no room for
   the marks outside the bleed), the grid centred on the page; portrait unless landscape holds more.
-- Cards touch (gutter 0, one cut between two neighbours): 9 poker cards plus a 3 mm bleed on
-  every side do not fit inside the safe margin of A4 or Letter. A card's bleed is drawn on every
+- Cards touch (gutter 0, one cut between two neighbours): a bleed between every two cards would
+  cost a row or column of cards. A card's bleed is drawn on every
   side with no card next to it; between two cards the neighbour's matching edge colour is the bleed
   (every card of a deck shares its `card_frame` edge colour). A layout may ask for a gutter; with
   a gutter each card gets min(bleed, gutter / 2) of bleed on its inner sides.
@@ -293,7 +293,7 @@ class DeckLayout(PageSetup):
     """Layout keys shared by every deck of cards or sheet of tokens."""
 
     margin: float = Field(SAFE_MARGIN_MM, ge=SAFE_MARGIN_MM, le=40,
-                          description="printer-safe margin, mm (6.35 fits 9 poker cards on Letter)")
+                          description="printer-safe margin, mm (6.35 fits 8 poker cards with bleed and marks)")
     card: str | tuple[float, float] = Field("poker", description="a size name (poker, bridge, mini, "
                                             "tarot, square) or [width, height] in mm")
     bleed: float = Field(3.0, ge=0, le=6, description="bleed around the outer cards, mm")
@@ -315,10 +315,38 @@ class DeckLayout(PageSetup):
         return card_size(self.card)
 
 
+POD_BLEED = 3.175  # 1/8 inch: what card print-on-demand services ask for
+POD_KINDS = ("special-treat-cards", "dash-n-bash", "rules-cards", "special-treat-tokens")
+
+
+def print_on_demand(opts) -> bool:
+    return bool((getattr(opts, "extra", None) or {}).get("pod"))
+
+
 def deck_layout(lay: DeckLayout, opts) -> DeckLayout:
-    """The layout with --bleed applied: composers draw their bleed with the bleed imposed."""
-    bleed = getattr(opts, "bleed", None)
+    """The layout with --bleed (or --print-on-demand's 1/8 in) applied: composers draw their
+    bleed with the bleed imposed."""
+    bleed = POD_BLEED if print_on_demand(opts) else getattr(opts, "bleed", None)
     return lay if bleed is None else lay.model_copy(update={"bleed": float(bleed)})
+
+
+def pod_pages(fronts: list[list[Item]], backs: list[list[Item]] | None, size: tuple[float, float],
+              bleed: float = POD_BLEED, label: str = "") -> list[Page]:
+    """Print-on-demand: one card per page, the page its trim plus `bleed` on every side, each
+    front followed by its back (`backs`: one per card or one for the deck). No marks: the service
+    cuts at the TrimBox (set by --print-shop) or at `bleed` from the edge."""
+    w, h = size
+    pages: list[Page] = []
+    for i, art in enumerate(fronts):
+        sides = [("front", art)] + ([("back", backs[i % len(backs)])] if backs else [])
+        for side, items in sides:
+            page = Page(w + 2 * bleed, h + 2 * bleed, label=f"{label} {i + 1}".strip() if side == "front"
+                        else "", bleed=bleed)
+            page.add(Group(tuple(items), bleed, bleed, id=f"card.{i + 1}.{side}",
+                           clip=(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed),
+                           form=_form_name(items, {})))
+            pages.append(page)
+    return pages
 
 
 def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]] | None, opts,
@@ -327,6 +355,9 @@ def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]
     copies = max(1, getattr(opts, "copies", 1) or 1)
     if backs is not None and len(backs) > 1:
         backs = backs * copies
+    if print_on_demand(opts):
+        return pod_pages(fronts * copies, backs if getattr(opts, "backs", True) else None, lay.size,
+                         lay.bleed, label)
     return impose_cards(fronts * copies, backs, lay.size, lay.paper, opts, margin=lay.margin,
                         bleed=lay.bleed, label=label, gutter=lay.gutter, round=round)
 
@@ -336,5 +367,5 @@ def expand(cards, count=lambda c: c.count) -> list:
     return [c for c in cards for _ in range(count(c))]
 
 
-__all__ = ["CARD_SIZES", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "card_frame", "card_para", "card_size", "expand", "grid",
+__all__ = ["CARD_SIZES", "POD_BLEED", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "pod_pages", "card_frame", "card_para", "card_size", "expand", "grid",
            "impose_cards", "round_frame"]

@@ -350,11 +350,21 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
         copies: int = typer.Option(1, "--copies", min=1, max=50,
                                    help="copies of the sheets written on in play"),
         out: Optional[Path] = typer.Option(None, "--out", help="output PDF path"),
+        print_shop: bool = typer.Option(False, "--print-shop", help="CMYK, PDF/X-4 boxes and intent"),
+        booklet: bool = typer.Option(False, "--booklet", help="only the rules, as a saddle-stitch booklet"),
         as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """One print-and-play PDF for a product: cover, contents, rules booklet and every component."""
     from . import kit as kits
 
-    built = kits.write(product, out, paper.value, copies)
+    if booklet:
+        from .booklet import write as write_booklet
+
+        if print_shop or copies > 1:
+            raise SheetgenError("--booklet takes neither --print-shop nor --copies",
+                                fix="make the booklet on its own")
+        built = write_booklet(product, out, paper.value)
+    else:
+        built = kits.write(product, out, paper.value, copies, print_shop=print_shop)
     report(built, as_json, to_stderr=str(out) == "-")
 
 

@@ -116,10 +116,25 @@ def layout(text: str, url_fetcher=None):
                     url_fetcher=url_fetcher or fetcher()).render()
 
 
-def pdf(doc) -> bytes:
-    """PDF bytes of a laid-out document; the same document gives the same bytes."""
+def pdf(doc, variant: str | None = None) -> bytes:
+    """PDF bytes of a laid-out document; the same document gives the same bytes. `variant` is a
+    WeasyPrint pdf_variant such as "pdf/x-4" (its dates fixed too)."""
     with _fixed_date():
-        return doc.write_pdf()
+        if not variant:
+            return doc.write_pdf()
+        import datetime
+
+        when = datetime.datetime.fromtimestamp(int(os.environ["SOURCE_DATE_EPOCH"]),
+                                               datetime.timezone.utc).isoformat()
+        doc.metadata.created = doc.metadata.modified = when
+        # PDF/X metadata carries a random xmp.did (and the file /ID hashes it): derive it from
+        # the document instead, so the same document gives the same bytes
+        from unittest import mock
+        import uuid
+
+        did = uuid.uuid5(uuid.NAMESPACE_OID, repr((doc.metadata.title, len(doc.pages), variant)))
+        with mock.patch("weasyprint.pdf.metadata.uuid4", lambda: did):
+            return doc.write_pdf(pdf_variant=variant)
 
 
 def pdf_from_html(text: str, url_fetcher=None) -> bytes:

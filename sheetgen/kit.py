@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .draw import pdf_bytes
 from .errors import SheetgenError, did_you_mean
+from .output_hooks import shop_colours, shop_finish
 from .kinds import KINDS, Loaded, Options, kind, known_layouts, load, render_pages
 
 RULES_KIND = "rules-cards"
@@ -63,6 +64,7 @@ class Kit:
     games: list
     parts: list[Part] = field(default_factory=list)
     front: bytes = b""  # cover, contents and rules as one PDF
+    print_shop: bool = False  # CMYK parts, a PDF/X-4 front
 
     @property
     def components(self) -> list[Part]:
@@ -164,9 +166,10 @@ def component_pages(c: Component, paper: str, copies: int,
                 note=c.note, consumable=consumable(c.kind)), pages
 
 
-def render_component(c: Component, paper: str, copies: int, base_url: str | None = None) -> Part:
+def render_component(c: Component, paper: str, copies: int, base_url: str | None = None,
+                     print_shop: bool = False) -> Part:
     part, pages = component_pages(c, paper, copies, base_url)
-    part.pdf = pdf_bytes(pages, c.title)
+    part.pdf = pdf_bytes(pages, c.title, hooks=shop_colours(c.kind) if print_shop else None)
     return part
 
 
@@ -223,14 +226,17 @@ def _front_html(kit: Kit) -> str:
                        simplex=_ranges(kit.parts, False))
 
 
-def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None) -> Kit:
+def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None,
+         print_shop: bool = False) -> Kit:
     """Lay out a whole kit: every part rendered and numbered (no file written)."""
     from functools import partial
 
-    return settle(start(product, paper, copies, render=partial(render_component, base_url=base_url)))
+    render = partial(render_component, base_url=base_url, print_shop=print_shop)
+    return settle(start(product, paper, copies, render=render, print_shop=print_shop))
 
 
-def start(product: str, paper: str = "a4", copies: int = 1, render=render_component) -> Kit:
+def start(product: str, paper: str = "a4", copies: int = 1, render=render_component,
+          print_shop: bool = False) -> Kit:
     """A kit with every part rendered by `render(component, paper, copies)`; its front (cover,
     contents, rules) is not laid out yet: see `settle`."""
     known = products()
@@ -241,7 +247,7 @@ def start(product: str, paper: str = "a4", copies: int = 1, render=render_compon
     if paper not in PAPER_NAMES:
         raise SheetgenError(f"paper '{paper}' is not known", fix="use a4 or letter")
     games = [g for g in rules_games() if g.product == product]
-    kit = Kit(product, product_title(product, games), paper, copies, games)
+    kit = Kit(product, product_title(product, games), paper, copies, games, print_shop=print_shop)
     front = [Part("Cover", 1, "cover", anchor="part-cover"),
              Part("Contents", 1, "contents", anchor="part-contents")]
     front += [Part(g.name, 1, "rules", anchor=f"part-rules-{g.id}") for g in games]
@@ -254,13 +260,15 @@ def start(product: str, paper: str = "a4", copies: int = 1, render=render_compon
 def settle(kit: Kit) -> Kit:
     """Lay out the kit's front and number its parts."""
     from .documents import layout, pdf
+    from .printshop import cmyk_html
 
+    print_shop = kit.print_shop
     front = [p for p in kit.parts if p.role != "component"]
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
         _number(kit.parts)
-        doc = layout(_front_html(kit))
+        doc = layout(cmyk_html(_front_html(kit)) if print_shop else _front_html(kit))
         starts: dict[str, int] = {}
         for i, page in enumerate(doc.pages):  # a section spanning pages repeats its anchor
             for a in page.anchors:
@@ -268,7 +276,7 @@ def settle(kit: Kit) -> Kit:
         ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
         sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
         if sizes == [p.pages for p in front]:
-            kit.front = pdf(doc)
+            kit.front = pdf(doc, "pdf/x-4" if print_shop else None)
             return kit
         for p, n in zip(front, sizes):
             p.pages = n
@@ -309,15 +317,15 @@ def merge(kit: Kit) -> bytes:
 
 
 def write(product: str, out: str | Path | None = None, paper: str = "a4", copies: int = 1,
-          base_url: str | None = None):
+          base_url: str | None = None, print_shop: bool = False):
     """Make a kit and write it (default `output/<product>-kit[-letter].pdf`); returns api.Built."""
     from .api import Built
     from .output import check_target, write_atomic
 
     t0 = time.perf_counter()
     path = check_target(out if out else Path("output") / default_name(product, paper))
-    kit = make(product, paper, copies, base_url)
-    data = merge(kit)
+    kit = make(product, paper, copies, base_url, print_shop)
+    data = shop_finish(merge(kit)) if print_shop else merge(kit)
     write_atomic(path, data)
     return Built(path, sum(p.pages for p in kit.parts), len(data), time.perf_counter() - t0)
 

@@ -33,6 +33,12 @@ def hooks_for(kind: str, opts) -> Hooks | None:
     """The hooks `opts.extra` asks for (None when it asks for none); refuses what does not apply."""
     extra = getattr(opts, "extra", None) or {}
     fillable, shop = bool(extra.get("fillable")), bool(extra.get("print_shop"))
+    if extra.get("pod"):
+        from .cards import POD_KINDS
+
+        if kind not in POD_KINDS:
+            raise SheetgenError(f"--print-on-demand does not apply to a {kind} layout",
+                                fix=f"use it with cards or tokens: {', '.join(POD_KINDS)}")
     if not (fillable or shop):
         return None
     if fillable and shop:
@@ -48,3 +54,17 @@ def hooks_for(kind: str, opts) -> Hooks | None:
 
         hooks.canvas = canvas_options()
     return hooks
+
+
+def shop_colours(kind: str) -> Hooks:
+    """CMYK colours only (a kit part: the kit gets its print-shop boxes once, merged)."""
+    from .printshop import canvas_options
+
+    return Hooks(kind, canvas=canvas_options())
+
+
+def shop_finish(data: bytes) -> bytes:
+    """Page boxes, output intent and PDF/X keys on a whole (merged) document."""
+    from .printshop import finish
+
+    return finish(data, [])

@@ -120,6 +120,7 @@ class Page:
     height: float
     items: list[Item] = field(default_factory=list)
     label: str = ""  # shown in PDF outlines
+    bleed: float = 0.0  # mm of bleed around the trim at the page edge (print-on-demand cards)
 
     def add(self, *items: Item) -> None:
         self.items.extend(items)

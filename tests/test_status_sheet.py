@@ -58,14 +58,13 @@ def test_per_page(tmp_path, per_page):
     assert len(_damage_boxes(out)) == 36 * per_page
 
 
-def test_four_per_page_is_an_error_not_text_at_the_paper_edge(tmp_path):
-    """Four A4 sheets with 5 mm boxes leave the box legend 2 mm from the paper's edge: the print
-    lint every render runs refuses it, naming the element."""
-    from sheetgen.errors import SheetgenError
-
-    with pytest.raises(SheetgenError, match="legend.*printer-safe margin"):
-        api.render("gingerbread-status", tmp_path / "s.pdf", Options(per_page=4))
-    assert not (tmp_path / "s.pdf").exists()
+def test_four_a_page_refused_rather_than_boxes_below_5_mm(tmp_path, run):
+    """Four sheets leave 89 x 132 mm each on A4: the figure and key would need 4.4 mm boxes."""
+    out = tmp_path / "s.pdf"
+    res = run("render", "gingerbread-status", "--per-page", "4", "--out", str(out))
+    assert res.returncode == 2 and not out.exists()
+    assert "--per-page" in res.stderr and "4.4 mm" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
 
 
 def test_copies_add_pages(tmp_path):

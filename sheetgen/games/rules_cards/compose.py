@@ -1,4 +1,4 @@
-"""The `rules-cards` kind: each game's rules flowed onto poker cards, imposed 9-up with backs.
+"""The `rules-cards` kind: each game's rules flowed onto poker cards, imposed 8-up with backs.
 
 A front: the game's name on a band in its accent colour, the sections (bold heading, text at the
 game's size), and a footer with players, time and age and the card number "2/4". A back: the
@@ -7,7 +7,7 @@ deck's edge colour, "Rules" and the game's name, so a mixed pile sorts back into
 
 from __future__ import annotations
 
-from ...cards import SAFE, card_frame, card_para, deck_pages
+from ...cards import SAFE, card_frame, card_para, deck_layout, deck_pages
 from ...draw import text_width_mm
 from ...kinds import Kind, Options
 from ...paper import MM
@@ -106,7 +106,7 @@ def cards(doc: RulesCards, opts: Options) -> list[Card]:
 
 
 def pages(doc: RulesCards, opts: Options) -> list[Page]:
-    lay = doc.layout
+    lay = deck_layout(doc.layout, opts)
     deck = cards(doc, opts)
     label = doc.title if not opts.game else f"{doc.title}: {deck[0].game.name}"
     return deck_pages(lay, [front(c, lay) for c in deck], [back(c, lay) for c in deck], opts, label)

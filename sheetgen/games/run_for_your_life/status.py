@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...draw import text_width_mm
+from ...errors import SheetgenError
 from ...impose import nup
 from ...kinds import Kind, Options
 from ...model import Candy, Colour, HEX, Ident, LayoutFile, PageSetup, Strict, unique_ids
@@ -129,15 +130,25 @@ def _part(doc: StatusSheet, part: Part, s: float, ink: bool) -> list[Item]:
     return items
 
 
+def _scale(doc: StatusSheet, fit: float, w: float, h: float) -> float:
+    """The figure's scale: as large as fits, refused when the damage boxes would go below 5 mm."""
+    least = 5.0 / doc.layout.box
+    if fit < least - 1e-9:
+        raise SheetgenError(f"a Gingerbread Status sheet in {w:.0f}x{h:.0f} mm would need damage "
+                            f"boxes of {doc.layout.box * fit:.1f} mm (at least 5)", key="--per-page",
+                            fix="print fewer sheets per page (--per-page 1 or 2)")
+    return fit
+
+
 def compose_sheet(doc: StatusSheet, w: float, h: float, ink: bool) -> list[Item]:
     """One status sheet in a w x h area: the figure, and beside it (wide areas) or under it
     (narrow areas) the key, the Special Treat row, the box legend and the QR code."""
     if w >= h * 1.1:
-        s = max(min(1.0, h / FIG_H, w * 0.56 / FIG_W), 5.0 / doc.layout.box)
+        s = _scale(doc, min(1.0, h / FIG_H, w * 0.56 / FIG_W), w, h)
         items = [it for part in doc.content.parts for it in _part(doc, part, s, ink)]
         return items + _side_panel(doc, FIG_W * s + 6, w, h, ink)
     top = 10.0
-    s = max(min(1.0, (h - top - 30) / FIG_H, w / FIG_W), 5.0 / doc.layout.box)
+    s = _scale(doc, min(1.0, (h - top - 30) / FIG_H, w / FIG_W), w, h)
     dx = (w - FIG_W * s) / 2
     items: list[Item] = [heading(0, 6, doc.title, 11, id="title")]
     title_w = text_width_mm(doc.title, 11, bold=True) + 4
