@@ -63,12 +63,17 @@ BILLS: dict[str, Bill] = {
         "boogaloo": "Four different sheets: give each player one"}),
     "run-for-your-life": Bill("run-for-your-life-candyman.txt", (
         Need("4 rules cards", 4, "rules-cards", ("rules cards",), ("RULES",)),
+        Need("the game mat", 1, "run-for-your-life-mat", ("game mat",)),
+        Need("6 gingerbread meeples", 6, "gingerbread-meeples", ("gingerbread meeples",)),
         Need("65 Dash N Bash cards", 65, "dash-n-bash", ("dash n bash",), ("DASH",)),
         Need("44 Special Treat cards", 44, "special-treat-cards", ("special treat cards",), ("Candyman!",)),
         Need("a Gingerbread Status sheet per player (two to a page)", 1, "gingerbread-status",
              ("status sheets",), ("Status",), per_unit=2),
         Need("a pen or pencil per player", 1, HOUSEHOLD, ("pens or pencils",)),
-    ), {"dash-n-bash": "Movement and attack cards, with backs",
+        Need("scissors, and glue or tape, to make the mat and meeples", 1, HOUSEHOLD),
+    ), {"run-for-your-life-mat": "The path from Candy Keep to the Finish Line, as tiles to glue",
+        "gingerbread-meeples": "Six meeples (and six spares) to cut out and fold",
+        "dash-n-bash": "Movement and attack cards, with backs",
         "special-treat-cards": "Special attacks and defences, with backs",
         "gingerbread-status": "Your cookie's health: one per player, two to a page"}),
     "roll-for-your-life": Bill("roll-for-your-life-candyman.txt", (
