@@ -117,14 +117,17 @@ def resolve(ref: str | Path) -> Path:
 # Options a kind must declare in Kind.options to accept; their command-line spelling.
 PER_KIND = {"sheet": "--sheet", "game": "--game", "per_page": "--per-page", "bleed": "--bleed",
             "back_offset": "--back-offset", "backs": "--no-backs"}
+EXTRA_KIND = {"tiles": "--tiles", "poster": "--poster"}  # read from Options.extra (posters)
 _DEFAULTS = {"sheet": None, "game": None, "per_page": None, "bleed": None,
              "back_offset": (0.0, 0.0), "backs": True}
 
 
 def check_options(loaded: "Loaded", opts: "Options") -> None:
     """Refuse an option the layout's kind does not read (e.g. --sheet on a one-sheet layout)."""
-    for name, flag in PER_KIND.items():
-        if getattr(opts, name) != _DEFAULTS[name] and name not in loaded.kind.options:
+    given = [(n, f) for n, f in PER_KIND.items() if getattr(opts, n) != _DEFAULTS[n]]
+    given += [(n, f) for n, f in EXTRA_KIND.items() if opts.extra.get(n)]
+    for name, flag in given:
+        if name not in loaded.kind.options:
             takes = sorted(n for n in KINDS if name in kind(n).options)
             raise SheetgenError(f"{flag} does not apply to '{loaded.name}' (a {loaded.kind.name})",
                                 fix=f"drop {flag}" + (f"; it applies to {', '.join(takes)}"

@@ -421,4 +421,5 @@ def pages(doc: Mat, opts: Options) -> list[Page]:
     return tile_pages(items, geo.width, geo.height, doc.layout, doc.title, geo.centres)
 
 
-KIND = Kind("run-for-your-life-mat", Mat, pages, product="run-for-your-life")
+KIND = Kind("run-for-your-life-mat", Mat, pages, product="run-for-your-life",
+            options=frozenset({"tiles", "poster"}))
