@@ -36,6 +36,7 @@ MANIFEST = ".sheetgen-build.json"
 CACHE = ".sheetgen-cache"
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("reportlab", "rl_accel", "weasyprint", "pydyf", "pypdf", "fonttools", "qrcode")
+CODE = (".py", ".ttf", ".otf", ".j2", ".css")  # layouts (.yaml) are inputs of their own outputs
 
 
 @dataclass
@@ -73,7 +74,8 @@ def sha(*parts) -> str:
 
 
 def _tree(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return sorted(p for p in root.rglob("*") if p.suffix in CODE and p.is_file()
+                  and "__pycache__" not in p.parts)
 
 
 def code_digest() -> str:

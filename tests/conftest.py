@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -25,10 +26,15 @@ def run():
 
 
 def render_error(layout: Path, out: Path) -> str:
-    """Render a bad layout as a user would: exit 2, one line on stderr with no traceback, and no
-    output file or temporary file left behind. Returns that line."""
-    res = sheetgen("render", str(layout), "--out", str(out))
-    assert res.returncode == 2, res.stderr
+    """Render a bad layout through the command line: exit 2, one line on stderr with no traceback,
+    and no output file or temporary file left behind. Returns that line. The command runs in this
+    process (typer's test runner: no interpreter start-up per case); `run` starts a real process."""
+    from typer.testing import CliRunner
+
+    from sheetgen.cli import app
+
+    res = CliRunner().invoke(app, ["render", str(layout), "--out", str(out)])
+    assert res.exit_code == 2, (res.stderr, res.exception)
     err = res.stderr.strip()
     assert "\n" not in err and "Traceback" not in err, err
     assert not out.exists() and list(out.parent.glob(f".{out.name}*")) == []
@@ -54,10 +60,8 @@ def layout_fixtures(layout: str):
         return scene_by_id(layout)
 
     @pytest.fixture(scope="module", name="a4")
-    def a4(tmp_path_factory):
-        from sheetgen import api
-
-        return api.render(layout, tmp_path_factory.mktemp("a4") / f"{layout}.pdf").path
+    def a4(shipped):
+        return shipped(layout)
 
     return scene, a4
 
@@ -84,3 +88,38 @@ def matching(scene: dict, pattern: str) -> list[str]:
     import re
 
     return [i for i in scene if re.fullmatch(pattern, i)]
+
+
+@pytest.fixture(scope="session")
+def shipped(tmp_path_factory):
+    """`shipped(NAME)`: the path of the PDF `sheetgen render NAME` writes (default options),
+    rendered at most once per test session. Do not modify the file."""
+    from sheetgen import api
+
+    folder = tmp_path_factory.mktemp("shipped")
+
+    @functools.lru_cache(maxsize=None)
+    def render(layout: str) -> Path:
+        return api.render(layout, folder / f"{layout}.pdf").path
+
+    return render
+
+
+@pytest.fixture(scope="session")
+def build_out(tmp_path_factory) -> Path:
+    """The output folder of one `sheetgen build` (every layout and kit, both papers; parallel),
+    made at most once per test session. Do not modify its files."""
+    from sheetgen import build
+
+    out = tmp_path_factory.mktemp("build")
+    build.run(out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def page_texts(pdf_path: Path) -> tuple[str, ...]:
+    """Every page's text as pypdf extracts it, read once per session: for files that do not change
+    (`shipped`, `build_out`). Extraction is slow: pypdf reads every placement of a form again."""
+    from pypdf import PdfReader
+
+    return tuple(page.extract_text() for page in PdfReader(pdf_path).pages)

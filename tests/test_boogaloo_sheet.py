@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import pdfplumber
 import pytest
@@ -13,7 +14,7 @@ from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import ids
 
-from conftest import layout_fixtures, LAYOUTS, MM
+from conftest import layout_fixtures, LAYOUTS, MM, page_texts
 
 
 _, a4 = layout_fixtures("boogaloo")
@@ -24,15 +25,18 @@ def doc():
     return load("boogaloo").doc
 
 
+@lru_cache(maxsize=None)
+def _sizes(pdf_path) -> list[list[tuple[float, float]]]:
+    """Per page, the (w, h) in mm of every drawn shape (rounded boxes, circles); parsed once."""
+    with pdfplumber.open(pdf_path) as pdf:
+        return [[((o["x1"] - o["x0"]) / MM, (o["bottom"] - o["top"]) / MM) for o in page.curves]
+                for page in pdf.pages]
+
+
 def _curves(pdf_path, w_mm, h_mm):
     """Per page, how many drawn shapes (rounded boxes, circles) are w x h mm."""
-    out = []
-    with pdfplumber.open(pdf_path) as pdf:
-        for page in pdf.pages:
-            out.append(sum(1 for o in page.curves
-                           if abs((o["x1"] - o["x0"]) / MM - w_mm) < 0.06
-                           and abs((o["bottom"] - o["top"]) / MM - h_mm) < 0.06))
-    return out
+    return [sum(1 for w, h in page if abs(w - w_mm) < 0.06 and abs(h - h_mm) < 0.06)
+            for page in _sizes(pdf_path)]
 
 
 def test_three_boxes_per_child_and_13_turns_on_every_page(a4, doc):
@@ -53,16 +57,16 @@ def test_three_boxes_per_child_and_13_turns_on_every_page(a4, doc):
 
 
 def test_children_names_on_their_own_page(a4, doc):
-    pages = PdfReader(a4).pages
-    assert "Secret Agent" in pages[0].extract_text() and "Footballer" in pages[0].extract_text()
-    for page, sheet in zip(pages, doc.content.sheets):
-        text = page.extract_text()
+    texts = page_texts(a4)
+    assert len(texts) == len(doc.content.sheets) == 4
+    assert "Secret Agent" in texts[0] and "Footballer" in texts[0]
+    for text, sheet in zip(texts, doc.content.sheets):
         for child in sheet.children:
             assert child.name in text, (sheet.id, child.name)
         for word in ("Boogaloo", sheet.name, "Stash", "Boo-nus", "Turns", "Score", "Name"):
             assert word in text, word
     others = {c.name for s in doc.content.sheets[1:] for c in s.children}
-    assert not any(name in pages[0].extract_text() for name in others)
+    assert not any(name in texts[0] for name in others)
 
 
 def test_sheet_option_prints_one_sheet(tmp_path, run, doc):

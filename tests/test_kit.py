@@ -1,7 +1,9 @@
 """Kits parsed as PDFs: bookmarks, page counts, contents numbers, paper sizes, determinism.
 
-Expectations come from the same discovery the kits use (kit.components), rendered here part by
-part, so the tests hold whichever components the layouts folder holds."""
+The kits are those of one `sheetgen build` per session (conftest's `build_out`), which makes them
+in parallel from component drawings it shares. Expectations come from the same discovery the kits
+use (kit.components), rendered here part by part, so the tests hold whichever components the
+layouts folder holds."""
 
 from __future__ import annotations
 
@@ -26,14 +28,11 @@ PRODUCTS = ["ghosts-love-candy-too", "run-for-your-life", "roll-for-your-life", 
 CASES = [(p, "a4") for p in PRODUCTS] + [(p, "letter") for p in PRODUCTS]
 
 
-@lru_cache(maxsize=None)
-def built(product: str, paper: str) -> bytes:
-    """Each kit is made once per test session (copies 1)."""
-    return kit.merge(kit.make(product, paper, 1))
-
-
-def reader(product, paper) -> PdfReader:
-    return PdfReader(io.BytesIO(built(product, paper)))
+@pytest.fixture(scope="module")
+def reader(build_out):
+    """reader(product, paper): the kit (copies 1) that `sheetgen build` made, parsed once."""
+    return lru_cache(maxsize=None)(
+        lambda product, paper: PdfReader(build_out / kit.default_name(product, paper)))
 
 
 def outline(r: PdfReader) -> list[tuple[int, str, int]]:
@@ -78,7 +77,7 @@ def test_variants_that_extend_another_layout_are_not_components():
 
 
 @pytest.mark.parametrize("product,paper", CASES)
-def test_kit_pages_bookmarks_and_contents(product, paper):
+def test_kit_pages_bookmarks_and_contents(product, paper, reader):
     r = reader(product, paper)
     marks = outline(r)
     games = [g for g in kit.rules_games() if g.product == product]
@@ -115,7 +114,7 @@ def test_kit_pages_bookmarks_and_contents(product, paper):
 
 
 @pytest.mark.parametrize("product,paper", CASES)
-def test_kit_pages_are_on_the_chosen_paper(product, paper):
+def test_kit_pages_are_on_the_chosen_paper(product, paper, reader):
     w, h = PAPER_MM[paper]
     for page in reader(product, paper).pages:
         size = sorted((round(float(page.mediabox.width) / MM, 1), round(float(page.mediabox.height) / MM, 1)))
@@ -123,7 +122,7 @@ def test_kit_pages_are_on_the_chosen_paper(product, paper):
 
 
 @pytest.mark.parametrize("product", PRODUCTS)
-def test_cover_says_what_to_print_and_how(product):
+def test_cover_says_what_to_print_and_how(product, reader):
     r = reader(product, "a4")
     text = " ".join(r.pages[0].extract_text().split())
     assert "100 % scale" in text and "A4" in text
@@ -144,11 +143,13 @@ def test_cover_says_what_to_print_and_how(product):
     assert fonts and all("+Sheetgen-Lato" in f for f in fonts), fonts  # the bundled files (a family name no system font has), subset
 
 
-def test_same_options_give_the_same_bytes_across_processes(tmp_path):
+def test_same_options_give_the_same_bytes_across_processes(tmp_path, build_out):
     out = tmp_path / "rf.pdf"
     subprocess.run([sys.executable, "-m", "sheetgen", "kit", "roll-and-fight", "--paper", "a4",
                     "--copies", "1", "--out", str(out)], check=True, capture_output=True)
-    assert out.read_bytes() == built("roll-and-fight", "a4")
+    # `sheetgen kit` in a fresh process, `kit.make` here and the parallel build: the same bytes
+    assert out.read_bytes() == kit.merge(kit.make("roll-and-fight", "a4", 1))
+    assert out.read_bytes() == (build_out / "roll-and-fight-kit.pdf").read_bytes()
 
 
 def test_copies_multiply_sheets_but_not_boards_or_cards():
