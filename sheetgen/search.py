@@ -263,7 +263,7 @@ class Search:
 Progress = Callable[[int, int, str], None]  # progress(games done, games planned, what is going on)
 
 
-def draw(game: str, seed: int, n: int, ranges: dict, command: str):
+def draw(game: str, seed: int, n: int, ranges: dict, command: str, progress: Progress | None = None):
     """The shipped candidate and n drawn ones (those the model refuses carry the reason)."""
     base, loaded = V._base(game)
     gen = importlib.import_module(loaded.kind.variant)
@@ -274,6 +274,8 @@ def draw(game: str, seed: int, n: int, ranges: dict, command: str):
     import numpy as np
 
     for i in range(n):
+        if progress and i % 50 == 0:
+            progress(0, 0, f"drawing candidates: {i}/{n}")
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CANDIDATES, i)))
         params = V.draw_params(gen.SPACE, rng, ranges)
         content = gen.generate(base["content"], rng, False, params)
@@ -316,7 +318,7 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
     gap = any(t.name == "skill_gap" for t in targets)
     policies = ("greedy", "random") if gap else ("greedy",)
     command = reproduce(game, seed, plan, targets, ranges)
-    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command)
+    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command, progress)
     kind = shipped.data["kind"]
     s = Search(game, seed, plan, list(targets), command, space, ranges, policies, shipped, cands)
     by_index = {c.index: c for c in cands}

@@ -57,7 +57,7 @@ def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, 
             task = bar.add_task(f"searching {game}", total=None)
 
             def progress(done: int, total: int, what: str) -> None:
-                bar.update(task, completed=done, total=max(total, done), description=what)
+                bar.update(task, completed=done, total=max(total, done) or None, description=what)
 
             s = search(game, seed, plan, targets, back, ranges, progress)
     finally:
