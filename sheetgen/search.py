@@ -60,6 +60,12 @@ class Target:
             return abs(x - (lo + hi) / 2) / width if math.isfinite(hi - lo) and width > 0 else 0.0
         return 1 + (lo - x if x < lo else x - hi) / max(width, 1e-9)
 
+    def words(self) -> str:
+        name = self.name.replace("_", " ")
+        if self.lo is not None and self.hi is not None:
+            return f"{name} {self.lo:g} to {self.hi:g}"
+        return f"{name} at least {self.lo:g}" if self.lo is not None else f"{name} at most {self.hi:g}"
+
     def __str__(self) -> str:
         return f"{self.name} {'' if self.lo is None else f'{self.lo:g}'}:{'' if self.hi is None else f'{self.hi:g}'}"
 

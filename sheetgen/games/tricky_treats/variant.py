@@ -36,7 +36,7 @@ SPACE = (
     Param("power_boxes", 4, 6, 6, "boxes of each child that unlock a power symbol"),
     Param("power_symbols", 2, 3, 3, "most power symbols a child carries (each gets 2 to this many)"),
     Param("cauldron", 3, MAX_CAULDRON, 6, "CAULDRON boxes"),
-    Param("pyramid_boxes", 3, 8, 6, "PYRAMID boxes in all"),
+    Param("pyramid_boxes", 3, 7, 6, "PYRAMID boxes in all"),
     Param("pyramid_levels", 1, MAX_LEVELS, 3, "PYRAMID levels (at most one per box; lower levels no smaller)"),
     Param("boonus_boxes", 2, 4, 3, "boxes linked to each child's Boo-nus symbol"),
     Param("boonus_actions", 1, len(ACTIONS), len(ACTIONS), "actions a full Boo-nus row offers"),
