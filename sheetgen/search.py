@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-import yaml
+import numpy as np
 from pydantic import ValidationError
 
 from . import variant as V
@@ -50,15 +50,14 @@ class Target:
     hi: float | None
 
     def term(self, x: float | None) -> float:
-        """0..1 inside the range (0 at its centre when both ends are given); above 1 outside."""
+        """0 to 1 inside the range (0 at its centre when both ends are given), above 1 outside."""
         if x is None or math.isnan(x):
             return math.inf
-        lo = -math.inf if self.lo is None else self.lo
-        hi = math.inf if self.hi is None else self.hi
-        width = (hi - lo) / 2 if math.isfinite(hi - lo) else max(abs(self.lo if self.lo is not None else self.hi), 1) / 10
-        if lo <= x <= hi:
-            return abs(x - (lo + hi) / 2) / width if math.isfinite(hi - lo) and width > 0 else 0.0
-        return 1 + (lo - x if x < lo else x - hi) / max(width, 1e-9)
+        if self.lo is not None and self.hi is not None:
+            return abs(x - (self.lo + self.hi) / 2) / max((self.hi - self.lo) / 2, 1e-9)
+        bound = self.lo if self.lo is not None else self.hi
+        off = bound - x if self.lo is not None else x - bound  # how far outside (<= 0: inside)
+        return 0.0 if off <= 0 else 1 + off / (max(abs(bound), 1) / 10)
 
     def words(self) -> str:
         name = self.name.replace("_", " ")
@@ -277,8 +276,6 @@ def draw(game: str, seed: int, n: int, ranges: dict, command: str, progress: Pro
     shipped = Candidate(-1, "shipped", {p.name: p.shipped for p in gen.SPACE}, base,
                         loaded.doc.model_dump_json())
     out = []
-    import numpy as np
-
     for i in range(n):
         if progress and i % 50 == 0:
             progress(0, 0, f"drawing candidates: {i}/{n}")
