@@ -38,7 +38,7 @@ SPACE = (
     Param("cauldron", 3, MAX_CAULDRON, 6, "CAULDRON boxes"),
     Param("pyramid_boxes", 3, 6, 6, "PYRAMID boxes in all (more are rarely all reached)"),
     Param("pyramid_levels", 1, MAX_LEVELS, 3, "PYRAMID levels (at most one per box; lower levels no smaller)"),
-    Param("boonus_boxes", 2, 3, 3, "boxes linked to each child's Boo-nus symbol (with 4 the Boo-nus bars are rarely all reached)"),
+    Param("boonus_boxes", 2, 3, 3, "boxes linked to each child's Boo-nus symbol (4: bars rarely all reached)"),
     Param("boonus_actions", 1, len(ACTIONS), len(ACTIONS), "actions a full Boo-nus row offers"),
     Param("points_bar", 3, 8, 5, "points per chocolate bar"),
     Param("points_scared", 3, 8, 5, "points lost per scared child"),
