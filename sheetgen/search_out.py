@@ -214,15 +214,20 @@ def plot(s: Search, x0: float, y0: float, w: float, h: float, ykey: str) -> list
         cx, cy = X(shipped.mean), Y(shipped.value(ykey))
         out.append(Line(((cx, cy - 2), (cx + 2, cy), (cx, cy + 2), (cx - 2, cy)), Style(width=0.4), closed=True,
                         id="plot.shipped"))
+    labels: list[tuple[float, float]] = []  # where kept numbers went, so that none covers another
     for n, (c, f) in enumerate(kept, 1):
         if f.value(ykey) is None:
             continue
         cx, cy = X(f.mean), Y(f.value(ykey))
+        lx, ly = cx + 2.2, cy - 1.2
+        while any(abs(lx - a) < 3 and abs(ly - b) < 2.8 for a, b in labels):
+            ly += 2.8
+        labels.append((lx, ly))
         ci = f.mean_ci
         yci = f.spread_ci if ykey == "spread" else f.gap_ci
         out += [Line(((X(f.mean - ci), cy), (X(f.mean + ci), cy)), grey),
                 Line(((cx, Y(f.value(ykey) - yci)), (cx, Y(f.value(ykey) + yci))), grey),
                 Line(((cx, cy - 1.8), (cx + 1.6, cy + 1), (cx - 1.6, cy + 1)), Style(stroke=None, fill="#000000"),
                      closed=True, id="plot.kept"),
-                Text(cx + 2.2, cy - 1.2, str(n), 7, bold=True)]
+                Text(lx, ly, str(n), 7, bold=True)]
     return out
