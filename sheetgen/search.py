@@ -66,7 +66,8 @@ class Target:
         return f"{name} at least {self.lo:g}" if self.lo is not None else f"{name} at most {self.hi:g}"
 
     def __str__(self) -> str:
-        return f"{self.name} {'' if self.lo is None else f'{self.lo:g}'}:{'' if self.hi is None else f'{self.hi:g}'}"
+        lo, hi = ("" if v is None else f"{v:g}" for v in (self.lo, self.hi))
+        return f"{self.name} {lo}:{hi}"
 
 
 def parse_target(name: str, text: str) -> Target:
@@ -247,7 +248,7 @@ class Search:
     shipped: Candidate
     candidates: list[Candidate]
     rungs: list[dict] = field(default_factory=list)  # per rung: candidates, games each, games played
-    played: int = 0  # games played in all
+    played: int = 0  # games played in all (a game of a layout with several sheets plays each once)
     stopped: str = ""  # set when Ctrl-C stopped the search
 
     @property
@@ -330,7 +331,7 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
 
     def done(p: Played) -> None:
         by_index[p.cand].parts[p.key] = p
-        s.played += sum(t.games for ts in p.tallies.values() for t in ts)
+        s.played += sum(ts[0].games for ts in p.tallies.values())  # a game plays each sheet once
         if progress:
             progress(s.played, planned, where)
 
@@ -373,7 +374,8 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
         s.stopped = f"stopped by Ctrl-C during {where}"
         if where.startswith("rung"):  # candidates whose games of this rung all finished get figures
             for c in alive + ([shipped] if r == 0 else []):
-                if {(RUNGS, b) for b in range(0 if c is shipped else prev // UNIT, (plan.most if c is shipped else g) // UNIT)} <= set(c.parts):
+                first, last = (0, plan.most) if c is shipped else (prev, g)
+                if {(RUNGS, b) for b in range(first // UNIT, last // UNIT)} <= set(c.parts):
                     c.tallies, c.gap = add(c.tallies, c.gap, *c.take(RUNGS))
                     c.rung, c.fig = r, figures(c.tallies, c.gap)
         for c in [shipped, *cands]:
