@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-import yaml
+import numpy as np
 from pydantic import ValidationError
 
 from . import variant as V
@@ -50,18 +50,24 @@ class Target:
     hi: float | None
 
     def term(self, x: float | None) -> float:
-        """0..1 inside the range (0 at its centre when both ends are given); above 1 outside."""
+        """0 to 1 inside the range (0 at its centre when both ends are given), above 1 outside."""
         if x is None or math.isnan(x):
             return math.inf
-        lo = -math.inf if self.lo is None else self.lo
-        hi = math.inf if self.hi is None else self.hi
-        width = (hi - lo) / 2 if math.isfinite(hi - lo) else max(abs(self.lo if self.lo is not None else self.hi), 1) / 10
-        if lo <= x <= hi:
-            return abs(x - (lo + hi) / 2) / width if math.isfinite(hi - lo) and width > 0 else 0.0
-        return 1 + (lo - x if x < lo else x - hi) / max(width, 1e-9)
+        if self.lo is not None and self.hi is not None:
+            return abs(x - (self.lo + self.hi) / 2) / max((self.hi - self.lo) / 2, 1e-9)
+        bound = self.lo if self.lo is not None else self.hi
+        off = bound - x if self.lo is not None else x - bound  # how far outside (<= 0: inside)
+        return 0.0 if off <= 0 else 1 + off / (max(abs(bound), 1) / 10)
+
+    def words(self) -> str:
+        name = self.name.replace("_", " ")
+        if self.lo is not None and self.hi is not None:
+            return f"{name} {self.lo:g} to {self.hi:g}"
+        return f"{name} at least {self.lo:g}" if self.lo is not None else f"{name} at most {self.hi:g}"
 
     def __str__(self) -> str:
-        return f"{self.name} {'' if self.lo is None else f'{self.lo:g}'}:{'' if self.hi is None else f'{self.hi:g}'}"
+        lo, hi = ("" if v is None else f"{v:g}" for v in (self.lo, self.hi))
+        return f"{self.name} {lo}:{hi}"
 
 
 def parse_target(name: str, text: str) -> Target:
@@ -242,7 +248,7 @@ class Search:
     shipped: Candidate
     candidates: list[Candidate]
     rungs: list[dict] = field(default_factory=list)  # per rung: candidates, games each, games played
-    played: int = 0  # games played in all
+    played: int = 0  # games played in all (a game of a layout with several sheets plays each once)
     stopped: str = ""  # set when Ctrl-C stopped the search
 
     @property
@@ -263,7 +269,7 @@ class Search:
 Progress = Callable[[int, int, str], None]  # progress(games done, games planned, what is going on)
 
 
-def draw(game: str, seed: int, n: int, ranges: dict, command: str):
+def draw(game: str, seed: int, n: int, ranges: dict, command: str, progress: Progress | None = None):
     """The shipped candidate and n drawn ones (those the model refuses carry the reason)."""
     base, loaded = V._base(game)
     gen = importlib.import_module(loaded.kind.variant)
@@ -271,9 +277,9 @@ def draw(game: str, seed: int, n: int, ranges: dict, command: str):
     shipped = Candidate(-1, "shipped", {p.name: p.shipped for p in gen.SPACE}, base,
                         loaded.doc.model_dump_json())
     out = []
-    import numpy as np
-
     for i in range(n):
+        if progress and i % 50 == 0:
+            progress(0, 0, f"drawing candidates: {i}/{n}")
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CANDIDATES, i)))
         params = V.draw_params(gen.SPACE, rng, ranges)
         content = gen.generate(base["content"], rng, False, params)
@@ -316,7 +322,7 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
     gap = any(t.name == "skill_gap" for t in targets)
     policies = ("greedy", "random") if gap else ("greedy",)
     command = reproduce(game, seed, plan, targets, ranges)
-    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command)
+    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command, progress)
     kind = shipped.data["kind"]
     s = Search(game, seed, plan, list(targets), command, space, ranges, policies, shipped, cands)
     by_index = {c.index: c for c in cands}
@@ -325,7 +331,7 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
 
     def done(p: Played) -> None:
         by_index[p.cand].parts[p.key] = p
-        s.played += sum(t.games for ts in p.tallies.values() for t in ts)
+        s.played += sum(ts[0].games for ts in p.tallies.values())  # a game plays each sheet once
         if progress:
             progress(s.played, planned, where)
 
@@ -368,7 +374,8 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
         s.stopped = f"stopped by Ctrl-C during {where}"
         if where.startswith("rung"):  # candidates whose games of this rung all finished get figures
             for c in alive + ([shipped] if r == 0 else []):
-                if {(RUNGS, b) for b in range(0 if c is shipped else prev // UNIT, (plan.most if c is shipped else g) // UNIT)} <= set(c.parts):
+                first, last = (0, plan.most) if c is shipped else (prev, g)
+                if {(RUNGS, b) for b in range(first // UNIT, last // UNIT)} <= set(c.parts):
                     c.tallies, c.gap = add(c.tallies, c.gap, *c.take(RUNGS))
                     c.rung, c.fig = r, figures(c.tallies, c.gap)
         for c in [shipped, *cands]:

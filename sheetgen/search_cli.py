@@ -57,7 +57,7 @@ def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, 
             task = bar.add_task(f"searching {game}", total=None)
 
             def progress(done: int, total: int, what: str) -> None:
-                bar.update(task, completed=done, total=max(total, done), description=what)
+                bar.update(task, completed=done, total=max(total, done) or None, description=what)
 
             s = search(game, seed, plan, targets, back, ranges, progress)
     finally:
@@ -74,7 +74,8 @@ def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, 
             print(f"kept {n}: candidate {c.index} id {c.id}: {fig_text(c.final)} "
                   f"(selection mean {c.fig.mean:.2f}){'' if c.final_loss <= 1 else ' (outside a target)'}")
         shift = ", ".join(f"{k} {v:+.3f}" for k, v in sm["rescore_shift"].items() if v is not None)
-        print(f"{len(s.kept)}/{plan.keep} kept from {plan.candidates} candidate{'s' if plan.candidates != 1 else ''} in {seconds:.1f} s on {label}: "
+        drawn = f"{plan.candidates} candidate{'s' if plan.candidates != 1 else ''}"
+        print(f"{len(s.kept)}/{plan.keep} kept from {drawn} in {seconds:.1f} s on {label}: "
               f"{s.played:,} games played; without successive halving {sm['games_without_halving']:,} "
               f"({1 - sm['games_planned'] / sm['games_without_halving']:.0%} saved); re-score shift {shift or 'n/a'}")
         print(f"wrote {len(paths)} files to {out}/ (report.pdf, candidates.csv, search.json"

@@ -103,7 +103,7 @@ def report_page(s: Search) -> Page:
     p.add(Text(m, y, f"sheetgen search {s.game} · seed {s.seed}", 14, bold=True))
     sm = summary(s)
     lines = [f"Command: {s.command}",
-             f"Targets: {', '.join(sm['targets'])}; completable always. Candidates: {s.plan.candidates} "
+             f"Targets: {', '.join(t.words() for t in s.targets)}; completable always. Candidates: {s.plan.candidates} "
              f"({sm['rejected_by_model']} refused by the layout model, {sm['cut_by_screen']} cut by the reach screen).",
              f"Games played: {s.played:,} (plan {sm['games_planned']:,}; every candidate played "
              f"{s.plan.most:,} games would be {sm['games_without_halving']:,}: successive halving saved "
@@ -116,7 +116,7 @@ def report_page(s: Search) -> Page:
         y += 5.5
         p.add(Text(m, y, t, 8))
     gap = any(t.name == "skill_gap" for t in s.targets)
-    plot_y, plot_h = y + 8, H - y - 8 - m - 30
+    plot_y, plot_h = y + 8, H - y - 8 - m - 16
     p.add(*plot(s, m + 14, plot_y, W * 0.55, plot_h, "skill_gap" if gap else "spread"))
     tx = m + 14 + W * 0.55 + 10
     ty = plot_y + 2
@@ -136,7 +136,8 @@ def report_page(s: Search) -> Page:
     if not s.kept:
         p.add(Text(tx, ty + 5, "none: no finalist was completable" if s.finalists else "none", 7.5))
     ty += 8
-    for t in ("Shipped sheet: diamond", "Candidates (last rung played): small circles",
+    for t in ("Shipped sheet: diamond", "Candidates (at the last rung they played): dots",
+              "Cut by a fault or the reach screen: crosses",
               "Finalists: squares", "Kept: filled triangles, numbered, with 95 % bars",
               "Targets: dashed lines"):
         p.add(Text(tx, ty, t, 7))
@@ -203,21 +204,30 @@ def plot(s: Search, x0: float, y0: float, w: float, h: float, ykey: str) -> list
             continue
         if c.final is not None:
             out.append(Box(X(f.mean) - 1.1, Y(f.value(ykey)) - 1.1, 2.2, 2.2, Style(width=0.25), id="plot.finalist"))
+        elif c.rejected:
+            cx, cy, d = X(f.mean), Y(f.value(ykey)), 0.6
+            out += [Line(((cx - d, cy - d), (cx + d, cy + d)), grey, id="plot.cut"),
+                    Line(((cx - d, cy + d), (cx + d, cy - d)), grey)]
         else:
             out.append(Circle(X(f.mean), Y(f.value(ykey)), 0.45, Style(stroke=None, fill="#9a9a9a"), id="plot.candidate"))
     if shipped and shipped.value(ykey) is not None:
         cx, cy = X(shipped.mean), Y(shipped.value(ykey))
         out.append(Line(((cx, cy - 2), (cx + 2, cy), (cx, cy + 2), (cx - 2, cy)), Style(width=0.4), closed=True,
                         id="plot.shipped"))
+    labels: list[tuple[float, float]] = []  # where kept numbers went, so that none covers another
     for n, (c, f) in enumerate(kept, 1):
         if f.value(ykey) is None:
             continue
         cx, cy = X(f.mean), Y(f.value(ykey))
+        lx, ly = cx + 2.2, cy - 1.2
+        while any(abs(lx - a) < 3 and abs(ly - b) < 2.8 for a, b in labels):
+            ly += 2.8
+        labels.append((lx, ly))
         ci = f.mean_ci
         yci = f.spread_ci if ykey == "spread" else f.gap_ci
         out += [Line(((X(f.mean - ci), cy), (X(f.mean + ci), cy)), grey),
                 Line(((cx, Y(f.value(ykey) - yci)), (cx, Y(f.value(ykey) + yci))), grey),
                 Line(((cx, cy - 1.8), (cx + 1.6, cy + 1), (cx - 1.6, cy + 1)), Style(stroke=None, fill="#000000"),
                      closed=True, id="plot.kept"),
-                Text(cx + 2.2, cy - 1.2, str(n), 7, bold=True)]
+                Text(lx, ly, str(n), 7, bold=True)]
     return out

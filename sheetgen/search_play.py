@@ -16,7 +16,6 @@ and tables, and the dice of each batch (every candidate at a rung plays the same
 
 from __future__ import annotations
 
-import importlib
 import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait

@@ -170,7 +170,7 @@ def test_space_lists_the_declared_parameters():
     from sheetgen.search_cli import space_text
 
     text = space_text("boogaloo")
-    assert "boonus_length" in text and "3:12" in text and "shipped 7" in text
+    assert "boonus_length" in text and "3:7" in text and "shipped 7" in text
 
 
 def test_run_writes_kept_variants_and_exit_status(tmp_path, capsys):

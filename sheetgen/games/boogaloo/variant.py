@@ -21,10 +21,10 @@ from ...variant import Param
 DICE = 6
 POINTS = (1, 3, 6, 10, 15, 21)  # stash points of the shipped sheet's columns
 SPACE = (
-    Param("boonus_length", 3, 12, 7, "rewards on the Boo-nus track (one per haunted child)"),
+    Param("boonus_length", 3, 7, 7, "rewards on the Boo-nus track (7: about what a strong game reaches)"),
     Param("boonus_stars", 1, 6, 3, "of them stars (the rest chocolate bars; a star comes first)"),
     Param("stash_columns", 3, 6, 6, "stash columns (points 1, 3, 6, 10, 15, 21 from the left)"),
-    Param("needs_shift", -2, 1, 0, "candy rows more (or fewer) each stash star needs, kept in 1-6"),
+    Param("needs_shift", -2, 0, 0, "candy rows fewer each stash star needs (kept at least 1)"),
     Param("bar_points", 3, 8, 5, "points per chocolate bar"),
 )
 

@@ -54,12 +54,12 @@ def _spread(fixed: list[str | None], bag: list[str], rng: np.random.Generator) -
 
 
 SPACE = (
-    Param("threshold_shift", -2, 1, 0, "candy rows more (or fewer) each stash star needs"),
+    Param("threshold_shift", -2, 0, 0, "candy rows fewer each stash star needs (kept at least 1)"),
     Param("stars", 4, 7, 6, "stars in the Stars section (the sheet has room for 7)"),
     Param("start_stars", 0, 2, 1, "stars circled at the start"),
     Param("uses", 1, 3, 2, "uses of each moon power"),
     Param("bar_points", 3, 8, 5, "points per chocolate bar"),
-    Param("amount_max", 1, 3, 3, "largest amount the add and subtract powers give (each drawn from 1 to it)"),
+    Param("amount_max", 1, 3, 3, "largest amount of the add and subtract powers (each drawn from 1 to it)"),
 )
 
 
