@@ -400,12 +400,15 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
 
 def _undrawable(c: Candidate, shipped: Candidate) -> str | None:
     """Why the sheet cannot be printed (text that does not fit, say), or None when it draws."""
+    from . import lint
     from .draw import pdf_bytes
     from .kinds import Options, kind
 
     k = kind(shipped.data["kind"])
     try:
-        pdf_bytes(k.pages(k.model.model_validate(c.data), Options()), c.id)
+        pages = k.pages(k.model.model_validate(c.data), Options())
+        lint.check(pages)  # what every render checks
+        pdf_bytes(pages, c.id)
     except SheetgenError as exc:
         return f"does not print: {exc}"
     return None

@@ -190,7 +190,7 @@ def test_run_writes_kept_variants_and_exit_status(tmp_path, capsys):
 
 
 def test_a_finalist_that_cannot_be_printed_is_not_kept():
-    """Haunt the Block's model allows 8 stars but the sheet has room for 7: such a sheet is refused."""
+    """A title the model takes but the sheet cannot print (it runs off the page) is refused."""
     import yaml
 
     from sheetgen.search import Candidate, _undrawable
@@ -200,5 +200,5 @@ def test_a_finalist_that_cannot_be_printed_is_not_kept():
     base = yaml.safe_load((LAYOUTS / "haunt-the-block.yaml").read_text())
     shipped = Candidate(-1, "shipped", {}, base)
     assert _undrawable(shipped, shipped) is None
-    wide = {**base, "content": {**base["content"], "stars": 8}}
+    wide = {**base, "title": "A very long title " * 20}
     assert "does not print" in _undrawable(Candidate(0, "abc", {}, wide), shipped)

@@ -50,7 +50,8 @@ def test_every_draw_loads_and_shows_its_values(game):
             assert c.boonus.count("star") == min(p["boonus_stars"], p["boonus_length"])
             assert len(c.stash.points) == p["stash_columns"] and c.bar_points == p["bar_points"]
         else:
-            assert c.stars == p["stars"] and c.uses == p["uses"] and c.start_stars == p["start_stars"]
+            assert c.uses == p["uses"] and c.start_stars == p["start_stars"]
+            assert c.stars == c.start_stars + len(c.points) + sum(ch.power == "star" for ch in c.children)
             assert all(ch.amount <= p["amount_max"] for ch in c.children)
     for prm in gen.SPACE:  # the whole declared range is drawn, nothing outside it
         assert seen[prm.name] == set(range(prm.low, prm.high + 1)), prm.name

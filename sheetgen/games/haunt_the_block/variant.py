@@ -7,7 +7,7 @@ each child space, the three pumpkin conditions other than the Bee's, the Giant's
 amounts.
 
 With `params` (values of the parameters in SPACE, as `sheetgen search` draws them) the stash
-thresholds, the Stars section, the moon powers' uses, the chocolate bar's points and the largest
+thresholds, the stars circled at the start (and so the Stars section), the moon powers' uses, the chocolate bar's points and the largest
 add/subtract amount change too. The path and its 31 turns stay (the sheet's geometry and the rules
 fix them)."""
 
@@ -55,7 +55,6 @@ def _spread(fixed: list[str | None], bag: list[str], rng: np.random.Generator) -
 
 SPACE = (
     Param("threshold_shift", -2, 0, 0, "candy rows fewer each stash star needs (kept at least 1)"),
-    Param("stars", 4, 7, 6, "stars in the Stars section (the sheet has room for 7)"),
     Param("start_stars", 0, 2, 1, "stars circled at the start"),
     Param("uses", 1, 3, 2, "uses of each moon power"),
     Param("bar_points", 3, 8, 5, "points per chocolate bar"),
@@ -67,7 +66,9 @@ def turn(new: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:
     """Apply the SPACE parameters `p` to a shuffled block (changed in place and returned)."""
     n = len(new["candies"])
     new["thresholds"] = [int(np.clip(t + p["threshold_shift"], 1, n)) for t in new["thresholds"]]
-    new["stars"], new["start_stars"] = p["stars"], min(p["start_stars"], p["stars"])
+    new["start_stars"] = p["start_stars"]  # the Stars section: one circle per star that can be earned
+    new["stars"] = p["start_stars"] + len(new["points"]) + sum(ch.get("power") == "star"
+                                                            for ch in new["children"])
     new["uses"], new["bar_points"] = p["uses"], p["bar_points"]
     for ch in new["children"]:
         if ch.get("power") in ("add", "subtract"):
