@@ -306,3 +306,9 @@ def test_sigterm_unwinds_like_ctrl_c():
 
     with pytest.raises(KeyboardInterrupt):
         command._terminate(signal.SIGTERM, None)
+
+
+def test_kind_of_the_wrong_type(capsysbinary, tmp_path):
+    """Found by the property suite: `kind: []` was a TypeError."""
+    bad = write(tmp_path / "k.yaml", "kind: []\ntitle: x\n")
+    assert "k.yaml:1" in one_line(capsysbinary, "render", str(bad))
