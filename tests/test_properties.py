@@ -84,8 +84,8 @@ def check_outcome(run, out: Path, layout: Path | None = None):
     except SheetgenError as exc:
         text = str(exc)
         assert "\n" not in text and text, text
-        if layout is not None and exc.file:
-            assert Path(exc.file).name.endswith(".yaml"), text
+        if layout is not None:  # a layout's fault names its file and line
+            assert exc.file and Path(exc.file).name.endswith(".yaml") and exc.line, text
         assert out.read_bytes() == OLD
         assert [p.name for p in out.parent.iterdir() if p.name.endswith(".part")] == []
         return "error"
