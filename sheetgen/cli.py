@@ -338,6 +338,8 @@ def schema():
 def main() -> None:
     """The `sheetgen` script and `python -m sheetgen`: a usage error is one line too, exit 2."""
     usage_error = typer.BadParameter.__mro__[1]  # click's UsageError (Typer vendors click)
+    if WIDE:  # rich (reports, tables) wraps at 80 columns when not a terminal unless told a width
+        os.environ.setdefault("COLUMNS", "1000")
     try:
         status = app(prog_name="sheetgen", standalone_mode=False)
     except usage_error as exc:
