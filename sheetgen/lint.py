@@ -4,7 +4,7 @@ page it renders (any layout, not only the shipped ones), so such damage is an er
 
 from __future__ import annotations
 
-from .draw import text_width_mm
+from .draw import fit_paragraph, text_width_mm
 from .errors import SheetgenError
 from .paper import MM, SAFE_MARGIN_MM
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Text
@@ -79,10 +79,20 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
                 or y1 > page.height - margin + tol:
             out.append(f"{name}: outside the {margin:g} mm printer-safe margin "
                        f"({x0:.1f},{y0:.1f})-({x1:.1f},{y1:.1f})")
-        if isinstance(it, (Text, Para)) and any(x0 < q[2] - tol and q[0] < x1 - tol and
-                                                y0 < q[3] - tol and q[1] < y1 - tol for q in codes):
-            out.append(f"{name}: text runs over the QR code")
+        if isinstance(it, (Text, Para)) and codes:
+            ty0, ty1 = _inked(it, y0, y1) if isinstance(it, Para) else (y0, y1)
+            if any(x0 < q[2] - tol and q[0] < x1 - tol and ty0 < q[3] - tol and q[1] < ty1 - tol
+                   for q in codes):
+                out.append(f"{name}: text runs over the QR code")
     return out
+
+
+def _inked(p: Para, y0: float, y1: float) -> tuple[float, float]:
+    """The part of a paragraph's box its lines fill (top-aligned or centred, as draw.py puts it),
+    without the leading under the last line (no ink there)."""
+    h = fit_paragraph(p)[1] / MM - 0.18 * p.min_size / MM
+    top = y0 + (p.h - h) / 2 if p.valign == "middle" else y0
+    return top, min(y1, top + h)
 
 
 def check(pages: list[Page]) -> None:

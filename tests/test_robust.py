@@ -312,3 +312,19 @@ def test_kind_of_the_wrong_type(capsysbinary, tmp_path):
     """Found by the property suite: `kind: []` was a TypeError."""
     bad = write(tmp_path / "k.yaml", "kind: []\ntitle: x\n")
     assert "k.yaml:1" in one_line(capsysbinary, "render", str(bad))
+
+
+# -- silent damage --------------------------------------------------------------------------------
+def test_long_title_off_the_page_is_an_error(capsysbinary, tmp_path):
+    text = (LAYOUTS / "tricky-treats.yaml").read_text()
+    bad = write(tmp_path / "title.yaml", text.replace("title: Tricky Treats", "title: Tricky Treats"
+                                                      + " and friends" * 12, 1))
+    err = one_line(capsysbinary, "render", str(bad), "--out", str(tmp_path / "t.pdf"))
+    assert "title.yaml:" in err and "'title'" in err and "printer-safe margin" in err
+
+
+def test_long_candy_name_over_the_qr_code_is_an_error(capsysbinary, tmp_path):
+    bad = write(tmp_path / "candy.yaml", GOOD.replace("name: Peppermint Swirl",
+                                                      "name: Peppermint Swirl Supreme Deluxe Twist", 1))
+    err = one_line(capsysbinary, "render", str(bad), "--out", str(tmp_path / "c.pdf"))
+    assert "key.peppermint.name" in err and "QR code" in err
