@@ -174,6 +174,7 @@ def schema() -> str:
         top["oneOf"].append({"$ref": ref})
         props = top["$defs"][ref.rsplit("/", 1)[1]]["properties"]
         props["kind"] = {"const": name}
-        props["extends"] = {"type": "string", "description": "a layout file this one overrides"}
+        props["extends"] = {"type": "string", "description": "a layout name (search path) or a "
+                            "file next to this one, which this one overrides"}
     top["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return json.dumps(top, indent=2, sort_keys=True)

@@ -383,6 +383,9 @@ app.command("serve")(friendly(_serve))
 def main() -> None:
     """The `sheetgen` script and `python -m sheetgen`: a usage error is one line too, exit 2."""
     usage_error = typer.BadParameter.__mro__[1]  # click's UsageError (Typer vendors click)
+    columns = os.environ.get("COLUMNS")
+    if WIDE and columns is None:  # rich (reports, tables) wraps at 80 columns when not a terminal
+        os.environ["COLUMNS"] = "1000"
     try:
         status = app(prog_name="sheetgen", standalone_mode=False)
     except usage_error as exc:
@@ -398,4 +401,7 @@ def main() -> None:
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("sheetgen: interrupted", err=True)
         status = 130
+    finally:
+        if WIDE and columns is None:
+            os.environ.pop("COLUMNS", None)
     sys.exit(status if isinstance(status, int) else 0)

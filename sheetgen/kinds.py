@@ -140,7 +140,7 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
     data, lines = load_raw(path)
     shown = lines.get((), (str(path), 1))[0]
     name = data.get("kind")
-    if name not in KINDS:
+    if not isinstance(name, str) or name not in KINDS:
         line = lines.get(("kind",), (shown, 1))[1]
         hint = did_you_mean(name, KINDS) if isinstance(name, str) else ""
         raise SheetgenError(f"unknown kind {name!r}" if name else "missing 'kind'", file=shown,

@@ -60,7 +60,6 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
     out = []
     tol = 0.01
     placed = list(_clipped(page.items))
-    codes = [bounds(it, dx, dy) for it, dx, dy, _ in placed if isinstance(it, QR)]
     for it, dx, dy, clip in placed:
         if text_only and not isinstance(it, (Text, Para)):
             continue

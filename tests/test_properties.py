@@ -1,0 +1,150 @@
+"""Property-based contract (Hypothesis): any mutation of any shipped layout, and any mix of render
+options, gives either a valid PDF or one line naming the file (and key), never a traceback, a new
+file or a changed --out file.
+
+Bounded for the normal run (SHEETGEN_PROPERTY_EXAMPLES examples per property, default 12, no
+shrinking database); run longer with e.g. `SHEETGEN_PROPERTY_EXAMPLES=500 python -m pytest -q
+tests/test_properties.py --hypothesis-show-statistics`.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import LAYOUTS
+
+EXAMPLES = int(os.environ.get("SHEETGEN_PROPERTY_EXAMPLES", "12"))
+CHECK = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=EXAMPLES <= 12,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+RAW = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(LAYOUTS.glob("*.yaml"))}
+OLD = b"%PDF-1.4 the user's own file\n"
+
+NASTY = ['<img src="/etc/hostname"/>', '<a href="x">y</a>', "<link>x</link>", "{dice}",
+         "{turns.__class__.__init__.__doc__}", "{", "}", "&", "&bogus;", "<b>", "W" * 120,
+         "word " * 300, "", " ", "\u202e", "ü" * 40, "#zzzzzz", "a4", "letter", "-= 1e9", "+= nan"]
+VALUES = st.one_of(st.integers(-10**9, 10**9), st.floats(allow_nan=True, allow_infinity=True),
+                   st.text(max_size=60), st.sampled_from(NASTY), st.booleans(), st.none(),
+                   st.lists(st.integers(-5, 50), max_size=4),
+                   st.dictionaries(st.sampled_from(["id", "name", "count", "x"]), st.integers(-3, 30),
+                                   max_size=3))
+
+
+def paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from paths(v, prefix + (i,))
+
+
+def _parent(data, path):
+    for p in path[:-1]:
+        data = data[p]
+    return data
+
+
+@st.composite
+def mutated_layout(draw):
+    name = draw(st.sampled_from(sorted(RAW)))
+    data = copy.deepcopy(RAW[name])
+    for _ in range(draw(st.integers(1, 3))):
+        where = [p for p in paths(data) if p]
+        path = draw(st.sampled_from(where))
+        parent, key = _parent(data, path), path[-1]
+        op = draw(st.sampled_from(["set", "set", "delete", "add"]))
+        if op == "set":
+            parent[key] = draw(VALUES)
+        elif op == "delete":
+            del parent[key]
+        elif isinstance(parent, dict):
+            parent[draw(st.sampled_from(["colour_mode", "extra", "titel", "count"]))] = draw(VALUES)
+        else:
+            parent.append(draw(VALUES))
+    return name, data
+
+
+def check_outcome(run, out: Path, layout: Path | None = None):
+    """Call run(); either a valid PDF at `out`, or one SheetgenError line, `out` untouched."""
+    from pypdf import PdfReader
+
+    from sheetgen.errors import SheetgenError
+
+    out.write_bytes(OLD)
+    try:
+        built = run()
+    except SheetgenError as exc:
+        text = str(exc)
+        assert "\n" not in text and text, text
+        if layout is not None:  # a layout's fault names its file and line
+            assert exc.file and Path(exc.file).name.endswith(".yaml") and exc.line, text
+        assert out.read_bytes() == OLD
+        assert [p.name for p in out.parent.iterdir() if p.name.endswith(".part")] == []
+        return "error"
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-") and len(PdfReader(out).pages) == built.pages >= 1
+    return "pdf"
+
+
+@CHECK
+@given(case=mutated_layout())
+def test_any_mutated_layout_renders_or_gives_one_line(tmp_path_factory, case):
+    from sheetgen import api
+
+    name, data = case
+    folder = tmp_path_factory.mktemp("mut")
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    check_outcome(lambda: api.render(path, folder / "out.pdf"), folder / "out.pdf", layout=path)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([path.name, "out.pdf"])
+
+
+OPTIONS = st.fixed_dictionaries({}, optional={
+    "paper": st.sampled_from(["a4", "letter"]),
+    "copies": st.integers(-1, 4),
+    "per_page": st.sampled_from([0, 1, 2, 3, 4, 9]),
+    "ink_saver": st.booleans(),
+    "sheet": st.integers(-1, 6),
+    "game": st.sampled_from(["tricky-treats", "boogaloo", "rollers", "nope", ""]),
+    "bleed": st.floats(allow_nan=True, allow_infinity=True),
+    "back_offset": st.sampled_from(["0,0", "0.5,-0.3", "nan,0", "inf,0", "1e9,0", "3", "a,b", "-10,10"]),
+    "no_backs": st.booleans(),
+})
+FLAGS = {"per_page": "--per-page", "back_offset": "--back-offset", "no_backs": "--no-backs",
+         "ink_saver": "--ink-saver"}
+
+
+@CHECK
+@given(name=st.sampled_from(sorted(RAW)), options=OPTIONS)
+def test_any_render_options_give_a_pdf_or_one_line(tmp_path_factory, capsysbinary, name, options):
+    """Through the command line, as a user types them: exit 0 and a PDF, or exit 2 and one line."""
+    from test_robust import cli
+
+    folder = tmp_path_factory.mktemp("opt")
+    out = folder / "out.pdf"
+    out.write_bytes(OLD)
+    args = ["render", name, "--out", str(out)]
+    for key, value in options.items():
+        flag = FLAGS.get(key, f"--{key}")
+        if isinstance(value, bool):
+            args += [flag] if value else []
+        else:
+            args.append(f"{flag}={value}")
+    status, _, err = cli(capsysbinary, *args)
+    assert status in (0, 2), (args, err)
+    if status == 2:
+        assert err.count("\n") == 1 and "Traceback" not in err, (args, err)
+        assert out.read_bytes() == OLD
+    else:
+        from pypdf import PdfReader
+
+        assert len(PdfReader(out).pages) >= 1
+    assert sorted(p.name for p in folder.iterdir()) == ["out.pdf"]
