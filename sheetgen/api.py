@@ -10,11 +10,10 @@ from pathlib import Path
 import yaml
 from pydantic.json_schema import models_json_schema
 
-from . import lint, resources
+from . import resources
 from .draw import pdf_bytes
 from .errors import SheetgenError
-from .kinds import (KINDS, Loaded, Options, check_options, kind, known_layouts, load, locate,
-                    render_pages, resolve)
+from .kinds import KINDS, Loaded, Options, check_options, kind, load, render_pages, resolve
 from .layout import load_raw
 from .output import is_stdout, write_atomic
 from .output_hooks import hooks_for
@@ -76,11 +75,7 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
     check_options(loaded, opts)
     hooks = hooks_for(loaded.kind.name, opts)  # refuses options the kind does not take
     path = check_target(Path(out) if out is not None else Path("output") / default_name(loaded, opts))
-    pages = render_pages(loaded, opts)
-    try:
-        lint.check(pages)
-    except SheetgenError as exc:
-        raise locate(loaded, exc) from None
+    pages = render_pages(loaded, opts)  # held to the print lint
     data = pdf_bytes(pages, loaded.doc.title, hooks=hooks)
     write_atomic(path, data)
     return Built(path, len(pages), len(data), time.perf_counter() - t0)

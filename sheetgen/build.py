@@ -30,6 +30,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
+from .errors import SheetgenError
 from .output import write_atomic
 
 MANIFEST = ".sheetgen-build.json"
@@ -55,7 +56,8 @@ class Result:
     pages: int
     bytes: int
     seconds: float
-    status: str  # built | unchanged
+    status: str  # built | unchanged | failed
+    error: str = ""  # failed: the one-line error
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Plan:
     outputs: list[Output] = field(default_factory=list)
     specs: dict[str, tuple] = field(default_factory=dict)  # part digest -> spec
     inputs: set[str] = field(default_factory=set)  # files read (layouts and what they extend)
+    failed: dict[str, str] = field(default_factory=dict)  # output name -> its one-line error
 
 
 def sha(*parts) -> str:
@@ -141,10 +144,14 @@ def plan(out_dir: Path, code: str, base_url: str | None = None) -> Plan:
 
     result = Plan()
     for path in known_layouts():
-        _, lines = load_raw(path)
-        result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in lines.values()}}
         spec = ("layout", path, base_url)
-        title, pages = _pages(spec)
+        try:  # a layout that fails costs its own output (and the kits using it), not the build
+            _, lines = load_raw(path)
+            title, pages = _pages(spec)
+        except SheetgenError as exc:
+            result.failed[f"{path.stem}.pdf"] = str(exc)
+            continue
+        result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in lines.values()}}
         digest = sha(code, title, pickle.dumps(pages, 5))
         result.specs[digest] = spec
         result.outputs.append(Output(f"{path.stem}.pdf", digest, spec, pages=len(pages)))
@@ -157,7 +164,11 @@ def plan(out_dir: Path, code: str, base_url: str | None = None) -> Plan:
 
     for product in kit.products():
         for paper in kit.PAPER_NAMES:
-            k = kit.start(product, paper, 1, render=part)
+            try:
+                k = kit.start(product, paper, 1, render=part)
+            except SheetgenError as exc:
+                result.failed[kit.default_name(product, paper)] = str(exc)
+                continue
             front = replace(k, parts=[replace(p, key="") for p in k.parts])
             result.outputs.append(Output(kit.default_name(product, paper), sha(code, repr(k)), kit=k,
                                          front=sha(code, repr(front))))
@@ -269,13 +280,15 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
             results.append(Result(path, e["pages"], e["bytes"], 0.0, "unchanged"))
         entries[o.name] = {"digest": o.digest, "sha256": file_sha(path), "pages": o.pages,
                            "bytes": path.stat().st_size}
-    for name in previous.keys() - entries.keys():  # outputs of layouts that are gone
+    for name in previous.keys() - entries.keys() - p.failed.keys():  # outputs of layouts that are gone
         (out_dir / name).unlink(missing_ok=True)
     cache.keep_only({o.front for o in p.outputs} | set(p.specs))
+    # a failed output keeps its old file; with one, the next build plans again (no stamp)
     write_atomic(manifest_path, json.dumps(
-        {"format": 1, "stamp": stamp(code, sorted(p.inputs)), "inputs": sorted(p.inputs),
-         "outputs": entries, "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
-    return results
+        {"format": 1, "stamp": "" if p.failed else stamp(code, sorted(p.inputs)),
+         "inputs": sorted(p.inputs), "outputs": entries,
+         "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
+    return results + [Result(out_dir / n, 0, 0, 0.0, "failed", e) for n, e in sorted(p.failed.items())]
 
 
 def _kit_pdf(o: Output, parts: dict[str, bytes], front: tuple[bytes, list[int]]) -> bytes:

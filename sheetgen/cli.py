@@ -196,12 +196,17 @@ def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"
     t0 = time.perf_counter()
     results = builder.run(out, force, workers, base_url and links.base(base_url))
     seconds = time.perf_counter() - t0
+    failed = [r for r in results if r.status == "failed"]
     if as_json:
         typer.echo(json.dumps({"seconds": round(seconds, 2), "files": [
             {"path": str(r.path), "pages": r.pages, "bytes": r.bytes, "seconds": round(r.seconds, 3),
-             "status": r.status} for r in results]}, indent=2))
+             "status": r.status, **({"error": r.error} if r.error else {})} for r in results]}, indent=2))
     else:
-        console().print(builder.table(results, seconds))
+        console().print(builder.table([r for r in results if r.status != "failed"], seconds))
+    for r in failed:  # one line each; the rest was built
+        typer.echo(f"sheetgen: error: {r.path.name}: {r.error}", err=True)
+    if failed:
+        raise typer.Exit(2)
 
 
 @app.command()

@@ -16,7 +16,6 @@ back_offset, backs); any other of these given on the command line is refused (`c
 from __future__ import annotations
 
 import importlib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -175,9 +174,14 @@ def locate(loaded: Loaded, exc: SheetgenError) -> SheetgenError:
 
 
 def render_pages(loaded: Loaded, opts: Options) -> list[Page]:
+    """The layout's pages, held to the print lint (text off the page, under 6 pt or touching
+    another element is an error naming the element): every render, kit and build goes through here."""
+    from . import lint
     from .links import link_qrs
 
     try:
-        return link_qrs(loaded.kind.pages(loaded.doc, opts), loaded, opts)
+        pages = link_qrs(loaded.kind.pages(loaded.doc, opts), loaded, opts)
+        lint.check(pages)
+        return pages
     except SheetgenError as exc:
         raise locate(loaded, exc) from None

@@ -112,3 +112,21 @@ def test_kits_reuse_the_component_drawings(tmp_path):
     assert layouts["tricky-treats-letter.pdf"].digest in reused
     assert len(plan.specs) == len({o.digest for o in layouts.values()} | {p.key for p in parts})
     assert len(plan.specs) <= len(layouts) + len(parts) - len(reused)
+
+
+def test_a_broken_layout_costs_only_its_own_output(small, tmp_path, run):
+    """One layout that does not load is one failed output with its one-line error; the others
+    are built, and its file from an earlier build is left as it was."""
+    out = tmp_path / "out"
+    build.run(out, workers=1)
+    before = (out / "roll-score-pad.pdf").read_bytes()
+    (small / "roll-score-pad.yaml").write_text("kind: roll-score-pad\ntitle: [unclosed\n")
+    results = build.run(out, workers=1)
+    assert {r.path.name: r.status for r in results} == {
+        "gingerbread-status.pdf": "unchanged", "gingerbread-status-letter.pdf": "unchanged",
+        "roll-score-pad.pdf": "failed"}
+    failed = next(r for r in results if r.status == "failed")
+    assert "roll-score-pad.yaml:3: YAML syntax error" in failed.error and "\n" not in failed.error
+    assert (out / "roll-score-pad.pdf").read_bytes() == before
+    again = build.run(out, workers=1)  # not taken as unchanged while a layout fails
+    assert [r.status for r in again if r.path.name == "roll-score-pad.pdf"] == ["failed"]
