@@ -55,8 +55,12 @@ def main_options(layouts: Optional[list[Path]] = LayoutsOpt,
     resources.add_layout_dirs(layouts)
 
 
-def _terminate(signum, frame):  # SIGTERM: unwind like Ctrl-C, so temporary files are removed
-    raise KeyboardInterrupt
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process is, so it unwinds like Ctrl-C (temporary files removed)."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
 
 
 class Paper(str, Enum):
@@ -84,9 +88,9 @@ def friendly(fn):
         except MemoryError:
             typer.echo("sheetgen: error: out of memory (fix: give a smaller input)", err=True)
             raise typer.Exit(2) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             typer.echo("sheetgen: interrupted", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
 
     sig = inspect.signature(fn)
     extra = inspect.Parameter("layouts", inspect.Parameter.KEYWORD_ONLY, default=LayoutsOpt,
