@@ -1,5 +1,5 @@
 """Print rules checked on a scene: text at least 6 pt, write-in boxes at least 5 mm, everything
-inside the printer-safe margin, and no text over a QR code. `api.render` runs `check` on every
+inside the printer-safe margin, no text over a QR code or over another line of text. `api.render` runs `check` on every
 page it renders (any layout, not only the shipped ones), so such damage is an error, not a PDF."""
 
 from __future__ import annotations
@@ -84,6 +84,21 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
             if any(x0 < q[2] - tol and q[0] < x1 - tol and ty0 < q[3] - tol and q[1] < ty1 - tol
                    for q in codes):
                 out.append(f"{name}: text runs over the QR code")
+    out += _overlapping_text(placed)
+    return out
+
+
+def _overlapping_text(placed, slack: float = 0.2) -> list[str]:
+    """Single-line texts whose boxes overlap (a long name running into its neighbour)."""
+    rects = sorted(((bounds(it, dx, dy), it.id or "Text") for it, dx, dy, _ in placed
+                    if isinstance(it, Text)), key=lambda r: r[0][0])
+    out = []
+    for i, (a, name) in enumerate(rects):
+        for b, other in rects[i + 1:]:
+            if b[0] >= a[2] - slack:
+                break  # sorted by left edge: nothing further right can overlap a
+            if a[1] < b[3] - slack and b[1] < a[3] - slack:
+                out.append(f"{name}: text runs into '{other}'")
     return out
 
 

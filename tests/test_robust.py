@@ -335,3 +335,16 @@ def test_long_candy_name_over_the_qr_code_is_an_error(capsysbinary, tmp_path):
                                                       "name: Peppermint Swirl Supreme Deluxe Twist", 1))
     err = one_line(capsysbinary, "render", str(bad), "--out", str(tmp_path / "c.pdf"))
     assert "key.peppermint.name" in err and "QR code" in err
+
+
+def test_text_running_into_text_is_found():
+    from sheetgen import lint
+    from sheetgen.errors import SheetgenError
+    from sheetgen.scene import Page, Text
+
+    page = Page(210, 297)
+    page.add(Text(20, 50, "A very long candy name indeed", 9, id="key.a.name"),
+             Text(50, 50, "Next", 9, id="key.b.name"), Text(20, 80, "Alone", 9, id="key.c.name"))
+    assert lint.problems(page, text_only=True) == ["key.a.name: text runs into 'key.b.name'"]
+    with pytest.raises(SheetgenError, match="key.a.name.*runs into"):
+        lint.check([page])
