@@ -55,8 +55,12 @@ def main_options(layouts: Optional[list[Path]] = LayoutsOpt,
     resources.add_layout_dirs(layouts)
 
 
-def _terminate(signum, frame):  # SIGTERM: unwind like Ctrl-C, so temporary files are removed
-    raise KeyboardInterrupt
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process is, so it unwinds like Ctrl-C (temporary files removed)."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
 
 
 class Paper(str, Enum):
@@ -76,17 +80,17 @@ def friendly(fn):
         except SheetgenError as exc:
             typer.echo(f"sheetgen: error: {exc}", err=True)
             raise typer.Exit(2) from None
-        except OSError as exc:
-            from .output import os_error
-
-            typer.echo(f"sheetgen: error: {os_error(exc, exc.filename or '?')}", err=True)
+        except OSError as exc:  # a path the system refuses (too long, a loop...) or a broken pipe
+            shown = str(exc.filename or "")[:80]
+            typer.echo(f"sheetgen: error: {shown}{': ' if shown else ''}{exc.strerror or exc} "
+                       "(fix: check the path)", err=True)
             raise typer.Exit(2) from None
         except MemoryError:
             typer.echo("sheetgen: error: out of memory (fix: give a smaller input)", err=True)
             raise typer.Exit(2) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             typer.echo("sheetgen: interrupted", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
 
     sig = inspect.signature(fn)
     extra = inspect.Parameter("layouts", inspect.Parameter.KEYWORD_ONLY, default=LayoutsOpt,
@@ -218,7 +222,8 @@ def new(name: str = typer.Argument(..., help="the new layout's name, e.g. my-tre
     """Start a layout of your own: NAME.yaml extends --from, its common keys listed, commented."""
     text = api.new_layout(name, parent)
     path = api.write_new(text, out or Path(f"{name}.yaml"), force)
-    typer.echo(f"wrote {path}: render it with 'sheetgen render {path}'", err=str(path) == "-")
+    if str(path) != "-":
+        typer.echo(f"wrote {path}: render it with 'sheetgen render {path}'")
 
 
 @app.command()

@@ -186,6 +186,9 @@ def _parent(path: Path, parent: str, chain: tuple, where: Where) -> Path:
     if "/" not in parent and "\\" not in parent:
         candidates += [f.path / f"{name}.yaml" for f in resources.search_path()]
     seen = {path.resolve(), *chain}
+    if len(parent) > 255:
+        raise SheetgenError("'extends' names a file whose name is too long", **err,
+                            fix="write a layout name, e.g. 'extends: tricky-treats'")
     for c in candidates:
         if c.is_dir():
             raise SheetgenError(f"'extends' names {parent}, which is a folder", **err,

@@ -71,9 +71,17 @@ def search_path() -> list[Folder]:
 def find(name: str) -> Path | None:
     for f in search_path():
         p = f.path / f"{name}.yaml"
-        if p.is_file():
+        if is_file(p):
             return p
     return None
+
+
+def is_file(p: Path) -> bool:
+    """Path.is_file, but False for a name the system refuses (too long, bad bytes)."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def layout_files() -> dict[str, tuple[Path, str]]:

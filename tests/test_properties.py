@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import LAYOUTS
@@ -60,8 +60,17 @@ def mutated_layout(draw):
         where = [p for p in paths(data) if p]
         path = draw(st.sampled_from(where))
         parent, key = _parent(data, path), path[-1]
-        op = draw(st.sampled_from(["set", "set", "delete", "add"]))
-        if op == "set":
+        op = draw(st.sampled_from(["tweak", "tweak", "set", "delete", "add"]))
+        old = parent[key]
+        if op == "tweak" and isinstance(old, bool):
+            parent[key] = not old
+        elif op == "tweak" and isinstance(old, (int, float)):  # same type, any size or sign
+            parent[key] = draw(st.one_of(st.integers(-3, 3).map(lambda d: old + d),
+                                         st.floats(-1e4, 1e4), st.integers(-10**6, 10**6)))
+        elif op == "tweak" and isinstance(old, str):  # longer, markup, placeholders, empty
+            parent[key] = draw(st.one_of(st.sampled_from(NASTY), st.text(max_size=40),
+                                         st.just(old * 3), st.just(old + " " + old)))
+        elif op in ("set", "tweak"):
             parent[key] = draw(VALUES)
         elif op == "delete":
             del parent[key]
@@ -103,7 +112,7 @@ def test_any_mutated_layout_renders_or_gives_one_line(tmp_path_factory, case):
     folder = tmp_path_factory.mktemp("mut")
     path = folder / f"{name}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    check_outcome(lambda: api.render(path, folder / "out.pdf"), folder / "out.pdf", layout=path)
+    event(check_outcome(lambda: api.render(path, folder / "out.pdf"), folder / "out.pdf", layout=path))
     assert sorted(p.name for p in folder.iterdir()) == sorted([path.name, "out.pdf"])
 
 
@@ -139,6 +148,7 @@ def test_any_render_options_give_a_pdf_or_one_line(tmp_path_factory, capsysbinar
         else:
             args.append(f"{flag}={value}")
     status, _, err = cli(capsysbinary, *args)
+    event(f"exit {status}")
     assert status in (0, 2), (args, err)
     if status == 2:
         assert err.count("\n") == 1 and "Traceback" not in err, (args, err)
@@ -148,3 +158,33 @@ def test_any_render_options_give_a_pdf_or_one_line(tmp_path_factory, capsysbinar
 
         assert len(PdfReader(out).pages) >= 1
     assert sorted(p.name for p in folder.iterdir()) == ["out.pdf"]
+
+
+VALIDATE = st.fixed_dictionaries({"games": st.integers(-2, 40)}, optional={
+    "seed": st.integers(-1, 2**40),
+    "policy": st.sampled_from(["random", "greedy", "cover", "all", "best"]),
+    "engine": st.sampled_from(["fast", "reference", "turbo"]),
+    "sheet": st.integers(-1, 5),
+    "paper": st.sampled_from(["a4", "letter", "a5"]),
+    "workers": st.integers(-1, 1),
+})
+
+
+@settings(CHECK, max_examples=max(4, EXAMPLES // 2))
+@given(name=st.one_of(st.sampled_from(["tricky-treats", "haunt-the-block", "boogaloo"]),
+                     st.sampled_from(sorted(RAW))), options=VALIDATE)
+def test_any_validate_options_give_a_verdict_or_one_line(capsysbinary, name, options):
+    """Any layout (most have no rules: one line) and any validate options: 0 or 1 with a JSON
+    report, or 2 and one line."""
+    import json
+
+    from test_robust import cli
+
+    args = ["validate", name, "--json", *[f"--{k}={v}" for k, v in options.items()]]
+    status, out, err = cli(capsysbinary, *args)
+    event(f"exit {status}")
+    assert status in (0, 1, 2), (args, err)
+    if status == 2:
+        assert err.count("\n") == 1 and "Traceback" not in err, (args, err)
+    else:
+        assert json.loads(out)["games"] == options["games"], args

@@ -21,16 +21,19 @@ GOOD = (LAYOUTS / "gingerbread-status.yaml").read_text()
 
 def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
     """Run `sheetgen ARGS` in this process: (exit status, stdout bytes, stderr text)."""
+    import signal
+
     from sheetgen import cli as command, resources
 
     resources.reset_layout_dirs()
-    old = sys.argv
+    old, handler = sys.argv, signal.getsignal(signal.SIGTERM)
     sys.argv = ["sheetgen", *args]
     try:
         with pytest.raises(SystemExit) as done:
             command.main()
     finally:
         sys.argv = old
+        signal.signal(signal.SIGTERM, handler)  # the command installs its own
         resources.reset_layout_dirs()
     out, err = capsysbinary.readouterr()
     return done.value.code, out, err.decode()
@@ -299,13 +302,17 @@ def test_stale_part_files_swept_fresh_ones_kept(capsysbinary, tmp_path):
     assert not stale.exists() and fresh.exists()
 
 
-def test_sigterm_unwinds_like_ctrl_c():
+def test_sigterm_unwinds_like_ctrl_c(capsysbinary, tmp_path, monkeypatch):
+    """SIGTERM during a write: the temporary file goes, the old file stays, exit 143, one line."""
     import signal
 
-    from sheetgen import cli as command
+    import sheetgen.output as output
 
-    with pytest.raises(KeyboardInterrupt):
-        command._terminate(signal.SIGTERM, None)
+    out = write(tmp_path / "keep.pdf", b"old")
+    monkeypatch.setattr(output.os, "replace", lambda *a: os.kill(os.getpid(), signal.SIGTERM))
+    status, _, err = cli(capsysbinary, "render", "tricky-treats", "--out", str(out))
+    assert status == 143 and err.strip() == "sheetgen: interrupted"
+    assert out.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["keep.pdf"]
 
 
 def test_kind_of_the_wrong_type(capsysbinary, tmp_path):
@@ -327,4 +334,18 @@ def test_long_candy_name_over_the_qr_code_is_an_error(capsysbinary, tmp_path):
     bad = write(tmp_path / "candy.yaml", GOOD.replace("name: Peppermint Swirl",
                                                       "name: Peppermint Swirl Supreme Deluxe Twist", 1))
     err = one_line(capsysbinary, "render", str(bad), "--out", str(tmp_path / "c.pdf"))
-    assert "key.peppermint.name" in err and "QR code" in err
+    assert "key.peppermint.name" in err and "touches qr" in err
+
+
+def test_text_running_into_text_is_found():
+    from sheetgen import lint
+    from sheetgen.errors import SheetgenError
+    from sheetgen.scene import Page, Text
+
+    page = Page(210, 297)
+    page.add(Text(20, 50, "A very long candy name indeed", 9, id="key.a.name"),
+             Text(50, 50, "Next", 9, id="key.b.name"), Text(20, 80, "Alone", 9, id="key.c.name"))
+    found = lint.problems(page, text_only=True)
+    assert len(found) == 1 and found[0].startswith("key.a.name: text touches key.b.name at"), found
+    with pytest.raises(SheetgenError, match="key.a.name.*touches key.b.name"):
+        lint.check([page])
