@@ -5,6 +5,7 @@ such damage is an error, not a PDF."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -43,8 +44,10 @@ def bounds(it, dx: float, dy: float) -> tuple[float, float, float, float]:
     return x0 + dx, y0 + dy, x1 + dx, y1 + dy
 
 
-def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
-    """Like scene.walk, with the page rectangle each primitive is clipped to (a card's bleed box)."""
+def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None, layer: int = 0, count=None):
+    """Like scene.walk, with the page rectangle each primitive is clipped to (a card's bleed box)
+    and the number of the innermost layer group holding it (0: none; see scene.Group.layer)."""
+    count = count if count is not None else itertools.count(1)
     for it in items:
         if isinstance(it, Group):
             inner = clip
@@ -53,9 +56,10 @@ def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
                 box = (x + dx + it.dx, y + dy + it.dy, x + dx + it.dx + w, y + dy + it.dy + h)
                 inner = box if clip is None else (max(box[0], clip[0]), max(box[1], clip[1]),
                                                   min(box[2], clip[2]), min(box[3], clip[3]))
-            yield from _clipped(it.items, dx + it.dx, dy + it.dy, inner)
+            yield from _clipped(it.items, dx + it.dx, dy + it.dy, inner,
+                                next(count) if it.layer else layer, count)
         else:
-            yield it, dx, dy, clip
+            yield it, dx, dy, clip, layer
 
 
 def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False) -> list[str]:
@@ -64,8 +68,8 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
     out = []
     tol = 0.01
     placed = list(_clipped(page.items))
-    codes = [bounds(it, dx, dy) for it, dx, dy, _ in placed if isinstance(it, QR)]
-    for it, dx, dy, clip in placed:
+    codes = [bounds(it, dx, dy) for it, dx, dy, _, _ in placed if isinstance(it, QR)]
+    for it, dx, dy, clip, _ in placed:
         if text_only and not isinstance(it, (Text, Para)):
             continue
         name = it.id or type(it).__name__
@@ -171,18 +175,25 @@ def touching(page: Page, tol: float = 0.05) -> list[str]:
     """Text that runs into another element: their rectangles overlap while neither holds the
     other (a label inside its box, a box drawn inside a paragraph's area, or an unstroked fill
     drawn before the text as its background are fine), and for a line or circle its real shape
-    meets the text, not only its bounding box. The rectangles are compared with numpy, every
-    text against every element, so only the few pairs that overlap reach the exact geometry."""
-    placed = [(it, dx, dy, clip, b) for it, dx, dy, clip in _clipped(page.items)
+    meets the text, not only its bounding box. What a filled box or circle holding the text covers
+    (drawn before it) is hidden; a layer group's texts meet only its own items. The rectangles
+    are compared with numpy, every text against every element, so only the few pairs that
+    overlap reach the exact geometry."""
+    placed = [(it, dx, dy, clip, b, layer) for it, dx, dy, clip, layer in _clipped(page.items)
               if (b := _ink_box(it, dx, dy, clip)) is not None]
     texts = np.array([isinstance(p[0], (Text, Para)) for p in placed], dtype=bool)
     if not texts.any():
         return []
     box = np.array([p[4] for p in placed])
+    layer = np.array([p[5] for p in placed])
     paras = np.array([isinstance(p[0], Para) for p in placed], dtype=bool)
     ground = np.array([isinstance(p[0], (Box, Circle, Line)) and not p[0].style.stroke
                        for p in placed], dtype=bool)  # a fill, behind the texts drawn after it
     shaped = np.array([isinstance(p[0], Line) for p in placed], dtype=bool)  # see _meets
+    cover = np.array([isinstance(p[0], Box) and p[0].style.fill is not None for p in placed], dtype=bool)
+    disc = np.array([(p[0].cx + p[1], p[0].cy + p[2], p[0].r) if isinstance(p[0], Circle)
+                     and p[0].style.fill is not None else (0.0, 0.0, -1.0) for p in placed])
+    fills = np.flatnonzero(cover | (disc[:, 2] >= 0))  # what hides what it is drawn over
     rows = np.flatnonzero(texts)
     idx = np.arange(len(placed))
     out = []
@@ -190,13 +201,19 @@ def touching(page: Page, tol: float = 0.05) -> list[str]:
     for s in range(0, len(rows), step):
         t = rows[s:s + step, None]
         a, b = box[t], box[None, :]
+        inside = _inside_np(a, b, tol)
+        d = disc[fills]
+        far = np.hypot(np.maximum(abs(a[..., 0] - d[:, 0]), abs(a[..., 2] - d[:, 0])),
+                       np.maximum(abs(a[..., 1] - d[:, 1]), abs(a[..., 3] - d[:, 1])))
+        under = ((cover[fills] & inside[:, fills]) | (far <= d[:, 2] + tol)) & (fills < t)
+        hidden = idx < np.where(under, fills, -1).max(axis=1, initial=-1, keepdims=True)  # under a fill
         hit = (np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) > tol) \
             & (np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) > tol) \
-            & (idx != t) & ~((texts | ground) & (idx < t))  # a pair of texts once; backgrounds
-        hit &= ~((_inside_np(a, b, tol) & ~shaped) | (~texts & paras[t] & _inside_np(b, a, tol)))
+            & (idx != t) & ~((texts | ground) & (idx < t)) & ~hidden & (layer == layer[t])
+        hit &= ~((inside & ~shaped) | (~texts & paras[t] & _inside_np(b, a, tol)))
         for i, m in zip(*np.nonzero(hit)):  # row by row: the order of the page
             n = int(t[i, 0])
-            e, edx, edy, eclip, eb = placed[m]
+            e, edx, edy, eclip, eb, _ = placed[m]
             ta = box[n]
             if isinstance(e, (Line, Circle)) and not _meets(
                     e, edx, edy, eclip, (ta[0] + tol, ta[1] + tol, ta[2] - tol, ta[3] - tol)):

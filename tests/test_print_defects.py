@@ -67,7 +67,7 @@ def test_lint_catches_text_touching_another_element():
 
 def test_lint_follows_the_real_shape_of_lines_and_circles():
     from sheetgen.lint import problems
-    from sheetgen.scene import Circle, Line, Page, Style, Text
+    from sheetgen.scene import Circle, Group, Line, Page, Style, Text
 
     def touches(*items):
         page = Page(210, 297)
@@ -97,6 +97,14 @@ def test_lint_follows_the_real_shape_of_lines_and_circles():
     corner = Text(60, 230, "corner", 8, id="t")
     assert touches(corner, Circle(74, 237, 8)) == []  # boxes overlap, the circle passes 0.75 mm off
     assert touches(corner, Circle(72, 236, 8, id="c")) == ["t: text touches c at (64.0,228.0)"]
+    # a road drawn under a filled disc does not reach the disc's number; over an unfilled ring it does
+    road, num = Line(((150, 200), (150, 260)), id="road"), Text(150, 218, "12", 8, align="center", id="n")
+    assert touches(road, Circle(150, 220, 10, Style(fill="#ffffff")), num) == []
+    assert touches(road, Circle(150, 220, 10), num) == ["n: text touches road at (149.8,215.9)"]
+    # a layer (a poster window) is linted on its own: the seam drawn over it crosses its art
+    seam = Line(((148, 150), (148, 190)), id="seam")
+    assert touches(Group((Text(140, 170, "poster", 8, id="p"),), layer=True), seam) == []
+    assert touches(Group((Text(140, 170, "poster", 8, id="p"),)), seam) == ["p: text touches seam at (147.8,167.9)"]
 
 
 @pytest.mark.parametrize("name", ["haunt-the-block", "haunt-the-block-letter"])
