@@ -193,26 +193,25 @@ def touching(page: Page, tol: float = 0.05) -> list[str]:
     cover = np.array([isinstance(p[0], Box) and p[0].style.fill is not None for p in placed], dtype=bool)
     disc = np.array([(p[0].cx + p[1], p[0].cy + p[2], p[0].r) if isinstance(p[0], Circle)
                      and p[0].style.fill is not None else (0.0, 0.0, -1.0) for p in placed])
-    fills = np.flatnonzero(cover | (disc[:, 2] >= 0))  # what hides what it is drawn over
     rows = np.flatnonzero(texts)
-    idx = np.arange(len(placed))
     out = []
     step = max(1, 250_000 // len(placed))  # bounded memory on very large pages
     for s in range(0, len(rows), step):
         t = rows[s:s + step, None]
         a, b = box[t], box[None, :]
+        i, m = np.nonzero((np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) > tol)
+                          & (np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) > tol))
+        n = t[i, 0]  # the pairs whose rectangles overlap, row by row: the order of the page
+        a, b, d = box[n], box[m], disc[m]
         inside = _inside_np(a, b, tol)
-        d = disc[fills]
-        far = np.hypot(np.maximum(abs(a[..., 0] - d[:, 0]), abs(a[..., 2] - d[:, 0])),
-                       np.maximum(abs(a[..., 1] - d[:, 1]), abs(a[..., 3] - d[:, 1])))
-        under = ((cover[fills] & inside[:, fills]) | (far <= d[:, 2] + tol)) & (fills < t)
-        hidden = idx < np.where(under, fills, -1).max(axis=1, initial=-1, keepdims=True)  # under a fill
-        hit = (np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) > tol) \
-            & (np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) > tol) \
-            & (idx != t) & ~((texts | ground) & (idx < t)) & ~hidden & (layer == layer[t])
-        hit &= ~((inside & ~shaped) | (~texts & paras[t] & _inside_np(b, a, tol)))
-        for i, m in zip(*np.nonzero(hit)):  # row by row: the order of the page
-            n = int(t[i, 0])
+        far = np.hypot(np.maximum(abs(a[:, 0] - d[:, 0]), abs(a[:, 2] - d[:, 0])),
+                       np.maximum(abs(a[:, 1] - d[:, 1]), abs(a[:, 3] - d[:, 1])))
+        under = ((cover[m] & inside) | (far <= d[:, 2] + tol)) & (m < n)  # a fill behind the text
+        behind = np.full(len(placed), -1)
+        np.maximum.at(behind, n[under], m[under])
+        hit = (m != n) & ~((texts | ground)[m] & (m < n)) & (m >= behind[n]) & (layer[m] == layer[n]) \
+            & ~((inside & ~shaped[m]) | (~texts[m] & paras[n] & _inside_np(b, a, tol)))
+        for n, m in zip(n[hit].tolist(), m[hit].tolist()):
             e, edx, edy, eclip, eb, _ = placed[m]
             ta = box[n]
             if isinstance(e, (Line, Circle)) and not _meets(
