@@ -80,7 +80,7 @@ def _slide(lo: float, length: float, f: float, at, texts, clear: float) -> float
     k = CROSS_HALF + 0.5
     start = min(max(lo + f * length, lo + clear), lo + length - clear)
     for step in range(int(length / 4)):
-        for v in {start + step, start - step}:
+        for v in (start + step, start - step):
             if lo + clear <= v <= lo + length - clear:
                 x, y = at(v)
                 if all(x + k <= a or x - k >= c or y + k <= b or y - k >= d for a, b, c, d in texts):
