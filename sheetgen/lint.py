@@ -5,6 +5,11 @@ such damage is an error, not a PDF."""
 
 from __future__ import annotations
 
+import itertools
+import math
+
+import numpy as np
+
 from .draw import fit_paragraph, text_width_mm
 from .errors import SheetgenError
 from .paper import MM, SAFE_MARGIN_MM
@@ -39,8 +44,10 @@ def bounds(it, dx: float, dy: float) -> tuple[float, float, float, float]:
     return x0 + dx, y0 + dy, x1 + dx, y1 + dy
 
 
-def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
-    """Like scene.walk, with the page rectangle each primitive is clipped to (a card's bleed box)."""
+def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None, layer: int = 0, count=None):
+    """Like scene.walk, with the page rectangle each primitive is clipped to (a card's bleed box)
+    and the number of the innermost layer group holding it (0: none; see scene.Group.layer)."""
+    count = count if count is not None else itertools.count(1)
     for it in items:
         if isinstance(it, Group):
             inner = clip
@@ -49,9 +56,10 @@ def _clipped(items, dx: float = 0.0, dy: float = 0.0, clip=None):
                 box = (x + dx + it.dx, y + dy + it.dy, x + dx + it.dx + w, y + dy + it.dy + h)
                 inner = box if clip is None else (max(box[0], clip[0]), max(box[1], clip[1]),
                                                   min(box[2], clip[2]), min(box[3], clip[3]))
-            yield from _clipped(it.items, dx + it.dx, dy + it.dy, inner)
+            yield from _clipped(it.items, dx + it.dx, dy + it.dy, inner,
+                                next(count) if it.layer else layer, count)
         else:
-            yield it, dx, dy, clip
+            yield it, dx, dy, clip, layer
 
 
 def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False) -> list[str]:
@@ -60,7 +68,7 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
     out = []
     tol = 0.01
     placed = list(_clipped(page.items))
-    for it, dx, dy, clip in placed:
+    for it, dx, dy, clip, _ in placed:
         if text_only and not isinstance(it, (Text, Para)):
             continue
         name = it.id or type(it).__name__
@@ -99,32 +107,118 @@ def _ink_box(it, dx: float, dy: float, clip) -> tuple[float, float, float, float
     return box if box[0] < box[2] and box[1] < box[3] else None
 
 
-def _inside(a, b, tol: float) -> bool:
-    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
+def _crosses(p, q, r) -> bool:
+    """Whether segment p-q meets rectangle r = (x0, y0, x1, y1) (Liang-Barsky clipping)."""
+    lo, hi = 0.0, 1.0
+    for d, p0, a, b in ((q[0] - p[0], p[0], r[0], r[2]), (q[1] - p[1], p[1], r[1], r[3])):
+        if abs(d) < 1e-12:
+            if p0 < a or p0 > b:
+                return False
+            continue
+        t0, t1 = sorted(((a - p0) / d, (b - p0) / d))
+        lo, hi = max(lo, t0), min(hi, t1)
+        if lo > hi:
+            return False
+    return True
+
+
+def _to_segment(c, p, q) -> float:
+    """Distance from point c to segment p-q."""
+    vx, vy = q[0] - p[0], q[1] - p[1]
+    n = vx * vx + vy * vy
+    t = 0.0 if n == 0 else min(1.0, max(0.0, ((c[0] - p[0]) * vx + (c[1] - p[1]) * vy) / n))
+    return math.hypot(c[0] - p[0] - t * vx, c[1] - p[1] - t * vy)
+
+
+def _to_rect(c, r) -> float:
+    """Distance from point c to rectangle r (0 inside)."""
+    return math.hypot(max(r[0] - c[0], 0.0, c[0] - r[2]), max(r[1] - c[1], 0.0, c[1] - r[3]))
+
+
+def _meets(e, dx: float, dy: float, clip, r) -> bool:
+    """Whether a line or circle really inks rectangle r (a text's, shrunk by the tolerance), not
+    only its bounding box: a line's segments with half its width, a circle's ring with half its
+    width. A rectangle inside a closed line (a label in its triangle) meets none of its segments;
+    one inside a circle's ring is its label."""
+    if clip:  # only the part of e the clip lets through prints
+        r = (max(r[0], clip[0]), max(r[1], clip[1]), min(r[2], clip[2]), min(r[3], clip[3]))
+        if r[0] >= r[2] or r[1] >= r[3]:
+            return False
+    half = e.style.width / 2 if e.style.stroke else 0.0
+    if isinstance(e, Circle):  # inks its ring (and disc): a label well inside it is fine
+        c = (e.cx + dx, e.cy + dy)
+        far = max(math.hypot(x - c[0], y - c[1]) for x in (r[0], r[2]) for y in (r[1], r[3]))
+        return _to_rect(c, r) < e.r + half and far > e.r - half
+    pts = [(x + dx, y + dy) for x, y in e.points]
+    if e.closed and pts[0] != pts[-1]:
+        pts.append(pts[0])
+    corners = ((r[0], r[1]), (r[2], r[1]), (r[2], r[3]), (r[0], r[3]))
+    for p, q in zip(pts, pts[1:]):
+        if min(p[0], q[0]) - half > r[2] or max(p[0], q[0]) + half < r[0] \
+                or min(p[1], q[1]) - half > r[3] or max(p[1], q[1]) + half < r[1]:
+            continue  # the segment's own box misses the text
+        if _crosses(p, q, r):
+            return True
+        if half and _crosses(p, q, (r[0] - half, r[1] - half, r[2] + half, r[3] + half)) \
+                and min(_to_rect(p, r), _to_rect(q, r), *(_to_segment(c, p, q) for c in corners)) < half:
+            return True  # within half the line's width of the text
+    return False
+
+
+def _inside_np(a, b, tol: float):
+    return (a[..., 0] >= b[..., 0] - tol) & (a[..., 1] >= b[..., 1] - tol) \
+        & (a[..., 2] <= b[..., 2] + tol) & (a[..., 3] <= b[..., 3] + tol)
 
 
 def touching(page: Page, tol: float = 0.05) -> list[str]:
     """Text that runs into another element: their rectangles overlap while neither holds the
     other (a label inside its box, a box drawn inside a paragraph's area, or an unstroked fill
-    drawn before the text as its background are fine)."""
-    boxes = [(it, b) for it, dx, dy, clip in _clipped(page.items)
-             if (b := _ink_box(it, dx, dy, clip)) is not None]
+    drawn before the text as its background are fine), and for a line or circle its real shape
+    meets the text, not only its bounding box. What a filled box or circle holding the text covers
+    (drawn before it) is hidden; a layer group's texts meet only its own items. The rectangles
+    are compared with numpy, every text against every element, so only the few pairs that
+    overlap reach the exact geometry."""
+    placed = [(it, dx, dy, clip, b, layer) for it, dx, dy, clip, layer in _clipped(page.items)
+              if (b := _ink_box(it, dx, dy, clip)) is not None]
+    texts = np.array([isinstance(p[0], (Text, Para)) for p in placed], dtype=bool)
+    if not texts.any():
+        return []
+    box = np.array([p[4] for p in placed])
+    layer = np.array([p[5] for p in placed])
+    paras = np.array([isinstance(p[0], Para) for p in placed], dtype=bool)
+    ground = np.array([isinstance(p[0], (Box, Circle, Line)) and not p[0].style.stroke
+                       for p in placed], dtype=bool)  # a fill, behind the texts drawn after it
+    shaped = np.array([isinstance(p[0], Line) for p in placed], dtype=bool)  # see _meets
+    cover = np.array([isinstance(p[0], Box) and p[0].style.fill is not None for p in placed], dtype=bool)
+    disc = np.array([(p[0].cx + p[1], p[0].cy + p[2], p[0].r) if isinstance(p[0], Circle)
+                     and p[0].style.fill is not None else (0.0, 0.0, -1.0) for p in placed])
+    rows = np.flatnonzero(texts)
     out = []
-    for n, (t, a) in enumerate(boxes):
-        if not isinstance(t, (Text, Para)):
-            continue
-        for m, (e, b) in enumerate(boxes):
-            if m == n or (isinstance(e, (Text, Para)) and m < n):
-                continue  # a pair of texts once
-            if m < n and isinstance(e, (Box, Circle)) and not e.style.stroke:
-                continue  # a fill drawn before the text is its background
-            if min(a[2], b[2]) - max(a[0], b[0]) <= tol or min(a[3], b[3]) - max(a[1], b[1]) <= tol:
+    step = max(1, 250_000 // len(placed))  # bounded memory on very large pages
+    for s in range(0, len(rows), step):
+        t = rows[s:s + step, None]
+        a, b = box[t], box[None, :]
+        i, m = np.nonzero((np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) > tol)
+                          & (np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) > tol))
+        n = t[i, 0]  # the pairs whose rectangles overlap, row by row: the order of the page
+        a, b, d = box[n], box[m], disc[m]
+        inside = _inside_np(a, b, tol)
+        far = np.hypot(np.maximum(abs(a[:, 0] - d[:, 0]), abs(a[:, 2] - d[:, 0])),
+                       np.maximum(abs(a[:, 1] - d[:, 1]), abs(a[:, 3] - d[:, 1])))
+        under = ((cover[m] & inside) | (far <= d[:, 2] + tol)) & (m < n)  # a fill behind the text
+        behind = np.full(len(placed), -1)
+        np.maximum.at(behind, n[under], m[under])
+        hit = (m != n) & ~((texts | ground)[m] & (m < n)) & (m >= behind[n]) & (layer[m] == layer[n]) \
+            & ~((inside & ~shaped[m]) | (~texts[m] & paras[n] & _inside_np(b, a, tol)))
+        for n, m in zip(n[hit].tolist(), m[hit].tolist()):
+            e, edx, edy, eclip, eb, _ = placed[m]
+            ta = box[n]
+            if isinstance(e, (Line, Circle)) and not _meets(
+                    e, edx, edy, eclip, (ta[0] + tol, ta[1] + tol, ta[2] - tol, ta[3] - tol)):
                 continue
-            if _inside(a, b, tol) or (not isinstance(e, (Text, Para)) and _inside(b, a, tol)
-                                      and isinstance(t, Para)):
-                continue
-            out.append(f"{t.id or type(t).__name__}: text touches {e.id or type(e).__name__} "
-                       f"at ({max(a[0], b[0]):.1f},{max(a[1], b[1]):.1f})")
+            txt = placed[n][0]
+            out.append(f"{txt.id or type(txt).__name__}: text touches {e.id or type(e).__name__} "
+                       f"at ({max(ta[0], eb[0]):.1f},{max(ta[1], eb[1]):.1f})")
     return out
 
 

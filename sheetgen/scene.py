@@ -109,6 +109,8 @@ class Group:
     id: str = ""
     clip: tuple[float, float, float, float] | None = None  # x, y, w, h in the group's coordinates
     form: str = ""  # drawn once as a reusable PDF form: groups with the same form hold the same items
+    layer: bool = False  # a window onto a larger artwork (a poster tile): its texts are linted
+    # against its own items only, not against the seam marks drawn over it
 
 
 Item = Union[Box, Circle, Line, Text, Para, Icon, QR, Group]

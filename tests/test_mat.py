@@ -120,3 +120,27 @@ def test_the_kit_takes_the_mat_and_the_meeples():
 
     kinds = [c.kind for c in components("run-for-your-life")]
     assert "run-for-your-life-mat" in kinds and "gingerbread-meeples" in kinds
+
+
+@pytest.mark.parametrize("name", [MAT, f"{MAT}-letter"])
+def test_crosses_cover_no_poster_text_and_the_poster_is_linted_whole(name):
+    """The lint skips the seam marks over a tile's art (a layer), so the crosses keep off the
+    poster's text themselves; the whole poster is linted as one page instead."""
+    from sheetgen.games.run_for_your_life.mat import poster_items
+    from sheetgen.lint import bounds, touching
+    from sheetgen.scene import Page, Text
+
+    pages = scene(name)
+    checked = 0
+    for page in pages[1:]:
+        art = page.items[0]
+        assert isinstance(art, Group) and art.layer
+        texts = [bounds(it, dx, dy) for it, dx, dy in walk([art]) if isinstance(it, Text)]
+        for x, y in marks(page).values():
+            checked += 1
+            assert all(x + 3 <= a or x - 3 >= c or y + 3 <= b or y - 3 >= d for a, b, c, d in texts)
+    assert checked >= 20
+    doc = load(name).doc
+    for size in ("a1", "a2", "a3"):
+        geo, items = poster_items(doc, size)
+        assert touching(Page(geo.width, geo.height, items)) == []

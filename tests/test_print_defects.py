@@ -65,6 +65,48 @@ def test_lint_catches_text_touching_another_element():
     assert not [p for p in problems(page) if "touches" in p]
 
 
+def test_lint_follows_the_real_shape_of_lines_and_circles():
+    from sheetgen.lint import problems
+    from sheetgen.scene import Circle, Group, Line, Page, Style, Text
+
+    def touches(*items):
+        page = Page(210, 297)
+        page.add(*items)
+        return [p for p in problems(page) if "touches" in p]
+
+    tri = Line(((20, 60), (60, 60), (40, 25)), closed=True, id="tri")
+    label = Text(40, 55, "4", 10, align="center", id="label")  # inside the triangle
+    assert touches(tri, label) == []
+    # the neighbour triangle, point down, shares the edge (60,60)-(40,25): its box holds the label
+    # too, but none of its segments meets it
+    twin = Line(((40, 25), (80, 25), (60, 60)), closed=True, id="twin")
+    assert touches(tri, twin, label) == []
+    across = Text(33, 44, "crossing the edge", 8, id="across")  # runs over the right-hand edge
+    assert touches(tri, across) == ["across: text touches tri at (33.0,41.9)"]
+    diagonal = Line(((100, 100), (140, 140)), id="diag")
+    assert touches(diagonal, Text(105, 122, "over the line", 8, id="t")) == [
+        "t: text touches diag at (105.0,119.9)"]
+    assert touches(diagonal, Text(101, 135, "under it", 8, id="t")) == []  # in its box, off the line
+    # a line's width counts: this text clears the centre line by 0.2 mm, a 1 mm line reaches it
+    flat = Text(100, 150, "under a flat line", 8, id="t")
+    top = 150 - 8 * 0.75 / 2.834645669 - 0.2
+    thick = Line(((95, top), (160, top)), Style(width=1.0), id="thick")
+    assert touches(Line(((95, top), (160, top)), Style(width=0.1)), flat) == []
+    assert touches(thick, flat) == ["t: text touches thick at (100.0,147.9)"]
+    # a circle's box corner is not the circle
+    corner = Text(60, 230, "corner", 8, id="t")
+    assert touches(corner, Circle(74, 237, 8)) == []  # boxes overlap, the circle passes 0.75 mm off
+    assert touches(corner, Circle(72, 236, 8, id="c")) == ["t: text touches c at (64.0,228.0)"]
+    # a road drawn under a filled disc does not reach the disc's number; over an unfilled ring it does
+    road, num = Line(((150, 200), (150, 260)), id="road"), Text(150, 218, "12", 8, align="center", id="n")
+    assert touches(road, Circle(150, 220, 10, Style(fill="#ffffff")), num) == []
+    assert touches(road, Circle(150, 220, 10), num) == ["n: text touches road at (149.8,215.9)"]
+    # a layer (a poster window) is linted on its own: the seam drawn over it crosses its art
+    seam = Line(((148, 150), (148, 190)), id="seam")
+    assert touches(Group((Text(140, 170, "poster", 8, id="p"),), layer=True), seam) == []
+    assert touches(Group((Text(140, 170, "poster", 8, id="p"),)), seam) == ["p: text touches seam at (147.8,167.9)"]
+
+
 @pytest.mark.parametrize("name", ["haunt-the-block", "haunt-the-block-letter"])
 def test_haunt_the_block_stars_and_children(name):
     from sheetgen.lint import problems

@@ -257,8 +257,10 @@ def _score(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
     return items, y + 17.5
 
 
-def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
-    """The rules in a nutshell, so the sheet plays without the rulebook."""
+def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool,
+         bottom: float | None = None) -> tuple[list[Item], float]:
+    """The rules in a nutshell, so the sheet plays without the rulebook; above `bottom` (a
+    variant's QR code) it is set a little smaller when it would run into it."""
     c = doc.content
     moons = sorted((k for k in c.children if k.symbol == "moon"), key=lambda k: ACT_ORDER.index(k.power))
     chain = ", then ".join(k.name for k in moons)
@@ -266,7 +268,9 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list
     probe = Para(x, y, w, 200, text, size=7.5, id="how")
     _, hpt, _ = fit_paragraph(probe)
     h = hpt / MM + 1.0
-    return [Para(x, y, w, h, text, size=7.5, id="how")], y + h
+    if bottom is not None and y + h > bottom:
+        h = bottom - y
+    return [Para(x, y, w, h, text, size=7.5, min_size=6.5, id="how")], y + h
 
 
 def _title(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
@@ -303,7 +307,8 @@ def compose_sheet(doc: HauntSheet, w: float, h: float, ink: bool) -> list[Item]:
                             fix="use fewer spaces across, smaller spaces or a landscape page")
     bottom = y1 - (16 if doc.variant else 0)
     items += _stack(doc, [_title, _stash, _stars], x0, y0, y1, lw, ink)
-    items += _stack(doc, [_boonus, _bars, _score, _how], rx, y0, bottom, rw, ink)
+    how = (lambda d, x, y, w, i: _how(d, x, y, w, i, bottom)) if doc.variant else _how
+    items += _stack(doc, [_boonus, _bars, _score, how], rx, y0, bottom, rw, ink)
     if doc.variant:
         items += variant_stamp(doc.variant, x0, y1, iw)
     return items

@@ -80,8 +80,8 @@ def part(kind: str, col: CookieColour, s: Sizes, ink: bool, n: int) -> Piece:
                       Style(stroke="#000000" if ink else col.colour, width=2.2)),  # hair
                  Circle(r - 5, r - 1, 1.6, Style(stroke=None, fill="#000000")),
                  Circle(r + 5, r - 1, 1.6, Style(stroke=None, fill="#000000")),
-                 Line(((r - 5, r + 4), (r, r + 6.5), (r + 5, r + 4)), Style(width=0.8)),
-                 *_label(r, r + 10.5, col, kind, key, ink), *cut_circle(r, r, r)]
+                 Line(((r - 5, r + 3.5), (r, r + 6), (r + 5, r + 3.5)), Style(width=0.8)),
+                 *_label(r, r + 9, col, kind, key, ink), *cut_circle(r, r, r)]  # inside the icing
     else:
         w, h = {"body": s.body, "arm": s.arm, "leg": s.leg}[kind]
         rad = min(w, h) * 0.4

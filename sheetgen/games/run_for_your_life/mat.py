@@ -279,7 +279,8 @@ def _finish_line(x: float, y: float, r: float, s: float, text: str) -> list[Item
             if (k + c) % 2 == 0:
                 items.append(Box(x0 + c * cell, y0 + k * cell, cell, cell,
                                  Style(stroke=None, fill="#000000")))
-    items.append(Text(x0 + cell, y0 - 2 * s, text, pt(11, s), bold=True, align="center", color=INK))
+    items.append(Text(x0 + cell + 1.5 * s, y0 - 2 * s, text, pt(10, s), bold=True, align="center",
+                      color=INK, id="finish.label"))  # clear of the Danger Zone band
     return items
 
 
@@ -295,9 +296,10 @@ def _zone(geo: Geometry, first: int, last: int, text: str) -> list[Item]:
     step = 6 * s
     k = 0.0
     hatch = Style(stroke="#e9a3a3", width=0.5)
-    while k < (x1 - x0) + h:  # 45-degree hatching clipped to the band by hand
-        ax, ay = x0 + k, y0
-        bx, by = x0 + k - h, y0 + h
+    top, hh = y - r, 2 * r  # hatched behind the spaces; the label and names above and below stay plain
+    while k < (x1 - x0) + hh:  # 45-degree hatching clipped to the band by hand
+        ax, ay = x0 + k, top
+        bx, by = x0 + k - hh, top + hh
         if ax > x1:
             ay += ax - x1
             ax = x1
@@ -330,8 +332,8 @@ def _space(mat: Mat, geo: Geometry, i: int, candy: dict, chars: dict, ink: bool)
         items.append(Icon(candy[sp.candy].icon, x, y + 1.2 * s, 1.25 * r, fill=colour, mono=ink))
     elif sp.character:
         items.append(Icon(chars[sp.character].icon, x, y + 1 * s, 1.35 * r, fill=colour, mono=ink))
-    else:
-        items.append(Icon("candy_cane", x, y, 1.3 * r, mono=ink))
+    else:  # as high as a candy, clear of the number
+        items.append(Icon("candy_cane", x, y + 1.2 * s, 1.25 * r, mono=ink))
     items.append(Text(x, y - r + 5.2 * s, str(i), pt(8, s), bold=True, align="center", color=INK,
                       id=f"space.{i}.number"))
     below = y + r + 5 * s

@@ -12,13 +12,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...draw import text_width_mm
+from ...lint import bounds, touching
 from ...paper import page_size
-from ...scene import Box, Circle, Group, Item, Line, Page, Style, Text
+from ...scene import Box, Circle, Group, Item, Line, Page, Para, Style, Text, walk
 
 CUT = Style(stroke="#555555", width=0.3, dash=(2.0, 1.5))
 CROSS = Style(stroke="#222222", width=0.25)
 GLUE = Style(stroke="#9a9a9a", width=0.3, dash=(1.0, 1.0))
 FORM = "poster"
+CROSS_HALF = 3.0  # mm, half the length of an alignment cross's strokes
 
 
 @dataclass(frozen=True)
@@ -71,9 +74,24 @@ def grid(width: float, height: float, paper: str, margin: float, header: float, 
     return best
 
 
-def crosses(g: Grid, t: Tile) -> list[tuple[str, float, float]]:
-    """(id, poster x, poster y) of the alignment crosses on tile t: two in the middle of every
-    overlap strip it shares with a neighbour (the same ids and points on both tiles)."""
+def _slide(lo: float, length: float, f: float, at, texts, clear: float) -> float:
+    """The place along a seam, nearest to lo + f * length and at least `clear` from its ends,
+    where a cross (at(place) its centre) covers none of the poster's `texts` rectangles."""
+    k = CROSS_HALF + 0.5
+    start = min(max(lo + f * length, lo + clear), lo + length - clear)
+    for step in range(int(length / 4)):
+        for v in (start + step, start - step):
+            if lo + clear <= v <= lo + length - clear:
+                x, y = at(v)
+                if all(x + k <= a or x - k >= c or y + k <= b or y - k >= d for a, b, c, d in texts):
+                    return v
+    return start
+
+
+def crosses(g: Grid, t: Tile, texts=()) -> list[tuple[str, float, float]]:
+    """(id, poster x, poster y) of the alignment crosses on tile t: two in every overlap strip it
+    shares with a neighbour (the same ids and points on both tiles), from 1/4 and 3/4 of the way
+    along slid to where they cover none of the poster's `texts` (rectangles in poster mm)."""
     sx, sy = g.step()
     ww, wh = g.extent(t)
     o = g.overlap
@@ -81,26 +99,36 @@ def crosses(g: Grid, t: Tile) -> list[tuple[str, float, float]]:
     for c in (t.col - 1, t.col):  # vertical seams between columns c and c + 1
         if 0 <= c < g.cols - 1:
             x = (c + 1) * sx + o / 2
-            out += [(f"cross.v{c}.{t.row}.{k}", x, t.y + wh * f) for k, f in enumerate((0.25, 0.75))]
+            out += [(f"cross.v{c}.{t.row}.{k}", x,
+                     _slide(t.y, wh, f, lambda v: (x, v), texts, o + CROSS_HALF))
+                    for k, f in enumerate((0.25, 0.75))]
     for r in (t.row - 1, t.row):
         if 0 <= r < g.rows - 1:
             y = (r + 1) * sy + o / 2
-            out += [(f"cross.h{r}.{t.col}.{k}", t.x + ww * f, y) for k, f in enumerate((0.25, 0.75))]
+            out += [(f"cross.h{r}.{t.col}.{k}", _slide(t.x, ww, f, lambda v: (v, y), texts, o + CROSS_HALF),
+                     y) for k, f in enumerate((0.25, 0.75))]
     return out
 
 
 def _cross(x: float, y: float, id: str) -> list[Item]:
-    k = 3.0
+    k = CROSS_HALF
     return [Line(((x - k, y), (x + k, y)), CROSS, id=id), Line(((x, y - k), (x, y + k)), CROSS),
             Box(x - 1.2, y - 1.2, 2.4, 2.4, CROSS)]
 
 
-def _strip(x: float, y: float, w: float, h: float, vertical: bool, id: str) -> list[Item]:
-    """A GLUE strip: dashed outline and the word repeated along it."""
+def _strip(x: float, y: float, w: float, h: float, vertical: bool, id: str,
+           marks: list[float]) -> list[Item]:
+    """A GLUE strip: dashed outline and the word repeated along it, clear of its ends and of the
+    crosses at `marks` (distances along the strip)."""
     items: list[Item] = [Box(x, y, w, h, GLUE, id=id)]
     length = h if vertical else w
-    places = sorted({round(min(max(length * f, 5.0), length - 5.0), 1) for f in (0.1, 0.5, 0.9)})
-    for d in places:  # clear of the crosses at 1/4 and 3/4, and of the strip's ends
+    half = (2.0 if vertical else text_width_mm("GLUE", 7, True) / 2) + 0.5
+    ends = [-CROSS_HALF, *sorted(marks), length + CROSS_HALF]
+    free = [(a + CROSS_HALF + half, b - CROSS_HALF - half) for a, b in zip(ends, ends[1:])]
+    places = sorted({round(min(max(length * f, lo), hi), 1) for f in (0.1, 0.5, 0.9)
+                     for lo, hi in free if lo <= hi and lo - 1e-9 <= length * f <= hi + 1e-9}
+                    or {round((lo + hi) / 2, 1) for lo, hi in free if lo <= hi})
+    for d in places:
         cx, cy = (x + w / 2, y + d) if vertical else (x + d, y + h / 2)
         items.append(Text(cx, cy + 1.2, "GLUE", 7, bold=True, align="center", color="#777777"))
     return items
@@ -128,21 +156,25 @@ def tile_pages(poster: list[Item], width: float, height: float, lay, title: str,
     o = g.overlap
     pages = [assembly_map(g, width, height, lay.margin, title, route)]
     body = tuple(poster)
+    texts = [bounds(it, dx, dy) for it, dx, dy in walk(body) if isinstance(it, (Text, Para))]
     for t in g.tiles(lay.margin, lay.header):
         px, py = t.page_x, t.page_y
         ww, wh = g.extent(t)
         items: list[Item] = [Group((Group(body, form=FORM),), px - t.x, py - t.y,
-                                   clip=(t.x, t.y, ww, wh))]
+                                   clip=(t.x, t.y, ww, wh), layer=True)]  # the seams cross its art
         items.append(Box(px, py, ww, wh, Style(stroke="#bbbbbb", width=0.2), id=f"tile.{t.name}.window"))
+        marks = crosses(g, t, texts)
+        right = [y - t.y for cid, x, y in marks if cid.startswith(f"cross.v{t.col}.")]
+        bottom = [x - t.x for cid, x, y in marks if cid.startswith(f"cross.h{t.row}.")]
         if t.col < g.cols - 1:
-            items += _strip(px + ww - o, py, o, wh, True, f"tile.{t.name}.glue.right")
+            items += _strip(px + ww - o, py, o, wh, True, f"tile.{t.name}.glue.right", right)
         if t.row < g.rows - 1:
-            items += _strip(px, py + wh - o, ww, o, False, f"tile.{t.name}.glue.bottom")
+            items += _strip(px, py + wh - o, ww, o, False, f"tile.{t.name}.glue.bottom", bottom)
         if t.col > 0:
             items.append(Line(((px, py), (px, py + wh)), CUT, id=f"tile.{t.name}.cut.left"))
         if t.row > 0:
             items.append(Line(((px, py), (px + ww, py)), CUT, id=f"tile.{t.name}.cut.top"))
-        for cid, x, y in crosses(g, t):
+        for cid, x, y in marks:
             items += _cross(px + x - t.x, py + y - t.y, cid)
         items += _label(g, t, lay.margin, lay.header, g.window[0])
         pages.append(Page(*g.paper, items, label=f"Tile {t.name}"))
@@ -162,6 +194,14 @@ def _label(g: Grid, t: Tile, margin: float, header: float, ww: float) -> list[It
                               id=f"tile.{t.name}.how")]
     items += _map(g, margin + ww - map_w, margin + header - g.rows * cell - 1.5, cell, (t.row, t.col))
     return items
+
+
+def _clear(choices: list[Text], drawn: list[Item], pw: float, ph: float) -> Text:
+    """The first of `choices` that touches nothing `drawn` (lint's rule), else the first."""
+    for text in choices:
+        if not any(text.id in p for p in touching(Page(pw, ph, [*drawn, text]))):
+            return text
+    return choices[0]
 
 
 def assembly_map(g: Grid, width: float, height: float, margin: float, title: str,
@@ -188,16 +228,26 @@ def assembly_map(g: Grid, width: float, height: float, margin: float, title: str
         pts = tuple((margin + x * scale, top + y * scale) for x, y in route)
         items.append(Line(pts, Style(stroke="#8a6a4a", width=0.6), id="assembly.route"))
         items += [Circle(x, y, 1.2, Style(stroke="#3b2312", fill="#fff6e8", width=0.25)) for x, y in pts]
-        for (x, y), word in ((pts[0], "START"), (pts[-1], "FINISH")):
-            items.append(Text(x, y + 5, word, 7, bold=True, align="center", id=f"assembly.{word.lower()}"))
+    outlines: list[Item] = []
+    names: list[list[Text]] = []
+    o = g.overlap * scale
     for t in g.tiles(0, 0):
         x0, y0 = margin + t.x * scale, top + t.y * scale
         w = min(g.window[0], width - t.x) * scale
         h = min(g.window[1], height - t.y) * scale
-        items.append(Box(x0, y0, w, h, Style(stroke="#d00000", width=0.4, dash=(1.5, 1.0)),
-                         id=f"assembly.tile.{t.name}"))
-        items.append(Text(x0 + w / 2, y0 + h / 2 + 4, t.name, 16, bold=True, align="center",
-                          color="#d00000"))
+        outlines.append(Box(x0, y0, w, h, Style(stroke="#d00000", width=0.4, dash=(1.5, 1.0)),
+                            id=f"assembly.tile.{t.name}"))
+        a, b = x0 + (o if t.col else 0), x0 + w - (o if t.col < g.cols - 1 else 0)  # its own part
+        names.append([Text(cx, y0 + h / 2 + size / 4, t.name, size, bold=True, align="center",
+                           color="#d00000", id=f"assembly.name.{t.name}")
+                      for size in (16, 12, 9, 7) for cx in ((a + b) / 2, x0 + w / 2)])
+    if route:
+        for (x, y), word in ((pts[0], "START"), (pts[-1], "FINISH")):
+            names.append([Text(x + dx, y + dy, word, 7, bold=True, align=align, id=f"assembly.{word.lower()}")
+                          for dy in (5, -2.5) for dx, align in ((0, "center"), (-2, "right"), (2, "left"))])
+    items += outlines
+    for choices in names:  # the first place where the word crosses no outline nor the route
+        items.append(_clear(choices, items, pw, ph))
     items.append(Text(margin, top + height * scale + 6, "Overlaps are shown where the dashed tile "
                       "outlines cross. The arrows on the mat show the way to the finish.", 8))
     return Page(pw, ph, items, label="Assembly map")
