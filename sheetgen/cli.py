@@ -148,8 +148,10 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
 class Policy(str, Enum):
     random = "random"
     greedy = "greedy"
+    lookahead = "lookahead"
     cover = "cover"
     all = "all"
+    ladder = "ladder"
 
 
 class Engine(str, Enum):
@@ -163,7 +165,8 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
              games: int = typer.Option(10_000, "--games", min=1, max=100_000_000,
                                        help="games per policy (and per sheet)"),
              seed: int = typer.Option(0, "--seed", min=0, help="same seed, same report"),
-             policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate"),
+             policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate: all = random, greedy, cover; ladder adds lookahead "
+                                                "(slow: the reference engine plays it)"),
              engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy or compiled) or reference"),
              workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)"),
              as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),

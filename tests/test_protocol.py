@@ -85,3 +85,51 @@ def test_driver_plays_the_uniforms_it_is_given(game):
         else:
             by_hand.apply_action(by_hand.legal_actions()[0])
     assert first.score() == by_hand.score()
+
+
+class Toy:
+    """Two turns: take 1 point now ("small"), or nothing now and 3 points next turn ("big")."""
+
+    def __init__(self):
+        self.turn, self.rolled, self.points, self.big = 0, False, 0, False
+
+    def clone(self):
+        c = Toy()
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def is_chance_node(self):
+        return not self.rolled and not self.is_terminal()
+
+    def apply_chance(self, dice):
+        self.rolled = True
+
+    def legal_actions(self):
+        return ["small", "big"] if self.turn == 0 else ["cash"]
+
+    def apply_action(self, a):
+        self.points += {"small": 1, "big": 0, "cash": 3 * self.big}[a]
+        self.big |= a == "big"
+        self.turn, self.rolled = self.turn + 1, False
+
+    def is_terminal(self):
+        return self.turn >= 2
+
+    def score(self):
+        return self.points
+
+    def turn_index(self):
+        return self.turn
+
+
+def test_lookahead_sees_what_greedy_cannot():
+    from sheetgen.validate.driver import lookahead
+
+    def greedy(s, legal, u):
+        return max(legal, key=lambda a: {"small": 1, "big": 0, "cash": 0}[a])
+
+    dice, u = np.ones((2, 2), np.int64), np.full((2, 1), 0.5)
+    assert play(Toy(), dice, u, greedy).score() == 1
+    values = lambda s, legal: [{"small": 1, "big": 0, "cash": 0}[a] for a in legal]
+    assert play(Toy(), dice, u, lookahead(greedy, values)).score() == 3
+

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
+import numpy as np
+
 OUTCOMES = tuple(((a, b), 1 / 36) for a in range(1, 7) for b in range(1, 7))
 
 
@@ -52,3 +54,50 @@ def play(state: State, dice, u, choose: Choose):
         state.apply_action(choose(state, legal, float(u[t, k % K])))
         k += 1
     return state
+
+
+def rollout(state: State, dice, choose: Choose, horizon: int | None = None) -> State:
+    """Play on from `state` with `choose`, the k-th roll from now being dice[k] (dice [H, 2]),
+    until the game ends or `horizon` more rolls have been made."""
+    rolls = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if horizon is not None and rolls >= horizon:
+                break
+            state.apply_chance((int(dice[rolls, 0]), int(dice[rolls, 1])))
+            rolls += 1
+            continue
+        state.apply_action(choose(state, state.legal_actions(), 0.0))
+    return state
+
+
+def rollout_scores(state: State, action, greedy: Choose, futures) -> list[int]:
+    """The final scores of greedy games from `state` after `action`, one on each of futures [R, H, 2]."""
+    out = []
+    for dice in futures:
+        s = state.clone()
+        s.apply_action(action)
+        out.append(rollout(s, dice, greedy).score())
+    return out
+
+
+def lookahead(greedy: Choose, values: Callable, rollouts: int = 8, width: int = 3, turns: int = 40) -> Choose:
+    """The lookahead policy: greedy's `width` best actions (by `values(state, legal)`) each played
+    on by `rollouts` greedy games to the end, every action meeting the same dice. Greedy's own pick
+    stays unless another action's final score beats it on those dice by more than one standard
+    error (rollouts are few: a plain best mean would mostly follow the noise). The dice come from
+    the decision's uniform u, so the same inputs give the same games."""
+    def choose(state, legal: list, u: float):
+        if len(legal) == 1:
+            return legal[0]
+        v = values(state, legal)
+        order = sorted(range(len(legal)), key=lambda i: -v[i])[:width]  # stable: first on ties
+        rng = np.random.default_rng(int(u * 2 ** 53))
+        futures = rng.integers(1, 7, size=(rollouts, turns, 2))
+        finals = np.array([rollout_scores(state, legal[i], greedy, futures) for i in order])
+        gain = finals - finals[0]  # paired with greedy's pick
+        mean = gain.mean(1)
+        se = gain.std(1, ddof=1) / np.sqrt(rollouts)
+        best = int(np.argmax(np.where(mean > se, mean, 0)))
+        return legal[order[best]]
+    return choose

@@ -8,7 +8,7 @@ Inputs, for G games:
 - `u`: float64 [G, T, K] uniforms in [0, 1): the k-th decision of turn t under the "random"
   policy picks legal action number floor(u * n_legal) in the engine's canonical order (K =
   `Rules.choices_per_turn`; a turn needing more decisions reuses slots modulo K);
-- `policy`: "random", "greedy" or "cover";
+- `policy`: "random", "greedy" or "cover" (and "lookahead", reference engine only);
 - `targets`: int [G], for "cover": the index (into `element_ids(doc)`) of the element that game
   aims at; -1 elsewhere.
 """
@@ -20,7 +20,9 @@ from typing import Callable
 
 import numpy as np
 
-POLICIES = ("random", "greedy", "cover")
+POLICIES = ("random", "greedy", "cover")  # what `--policy all` and the variant gate play
+LADDER = ("random", "greedy", "lookahead", "cover")  # weakest to strongest, then cover
+SLOW = ("lookahead",)  # policies only the reference engine plays (rollouts from any state)
 
 
 @dataclass

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import copy
-
-from ...validate.driver import random_choice
+from ...validate.driver import lookahead, random_choice
 from .model import BOXES_PER_CHILD
 
 K = 4  # uniforms a turn reads (main box, then stars; more decisions reuse the slots modulo K)
@@ -18,9 +16,7 @@ def value(state, box: int) -> int:
     sheet), plus a little for the boxes already checked under its child. A pass is worth 0."""
     if box < 0:
         return 0
-    trial = copy.copy(state)
-    trial.checked, trial.stash, trial.stars = list(state.checked), list(state.stash), list(state.stars)
-    trial.row_bars, trial.col_bars = list(state.row_bars), list(state.col_bars)
+    trial = state.clone()
     trial.collect(box)
     return ((trial.score() - state.score()) + STAR_VALUE * (trial.pending - state.pending)
             + PROGRESS_VALUE * state.progress(state.b.child_of(box)))
@@ -66,4 +62,6 @@ def policy(name: str, board, target: str | None = None):
         return random_choice
     if name == "greedy":
         return greedy
+    if name == "lookahead":
+        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
     return lambda state, legal, u: greedy(state, legal, u, target)

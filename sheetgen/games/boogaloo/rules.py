@@ -22,6 +22,8 @@ Readings of the rulebook where it leaves a choice (each is also stated where it 
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ...validate.driver import OUTCOMES, play as drive
@@ -66,6 +68,12 @@ class State:
 
     def roll(self, a: int, b: int) -> None:
         self.apply_chance((a, b))
+
+    def clone(self) -> "State":
+        c = copy.copy(self)
+        c.checked, c.stash, c.stars = list(self.checked), list(self.stash), list(self.stars)
+        c.row_bars, c.col_bars = list(self.row_bars), list(self.col_bars)
+        return c
 
     def turn_index(self) -> int:
         return self.turn

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...validate.driver import random_choice
+from ...validate.driver import lookahead, random_choice
 from .board import FREE, combo_powers
 
 K = 2  # uniforms a turn reads: move then pirate, or cross then write
@@ -46,4 +46,6 @@ def policy(name: str, board, target: str | None = None):
         return random_choice
     if name == "greedy":
         return greedy
+    if name == "lookahead":
+        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
     return lambda state, legal, u: greedy(state, legal, u, target)

@@ -32,6 +32,8 @@ Readings where the rulebook is silent or ambiguous (each is also in the docstrin
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ...validate.driver import OUTCOMES, play as drive
@@ -272,6 +274,14 @@ class State:
         if self.phase == "move":  # the turn is over: the next one rolls
             self.turn += 1
             self.phase = "roll"
+
+    def clone(self) -> "State":
+        c = copy.copy(self)
+        for name in ("numbers", "stash", "crossed", "col_star", "boonus"):
+            setattr(c, name, list(getattr(self, name)))
+        c.unlocked, c.power_uses = dict(self.unlocked), dict(self.power_uses)
+        c.bars, c.reached = set(self.bars), set(self.reached)
+        return c
 
     def is_chance_node(self) -> bool:
         return self.phase == "roll" and not self.is_terminal()

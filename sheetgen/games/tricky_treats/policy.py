@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...validate.driver import lookahead
 from .board import Tables
 from .model import BOONUS
 
@@ -200,5 +201,7 @@ def choose(t: Tables, st: State, policy: str, u: float, h: Help) -> int:
 
 def policy(name: str, t: Tables, target: int = -1):
     """choose(state, legal, u) -> action, for the driver."""
+    if name == "lookahead":
+        return lookahead(policy("greedy", t), lambda st, legal: values(t, st, st.decision, Help()))
     h = helps(t, target) if name == "cover" else Help()
     return lambda st, legal, u: legal[choose(t, st, name, u, h)]

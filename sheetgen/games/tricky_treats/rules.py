@@ -86,6 +86,7 @@ class State:
         self.pending = {"pyramid": 0, "cauldron": 0, "row": 0, "star": 0}
         self._gen = None
         self.decision: Decision | None = None
+        self.log: list = []  # the rolls and answers so far (clone replays them)
 
     # -- questions the rules ask ------------------------------------------------------------------
     def scared(self, c: int) -> bool:
@@ -131,6 +132,7 @@ class State:
     def apply_chance(self, dice: tuple[int, int]) -> None:
         """Chance: the dice of the next turn."""
         assert self.is_chance_node()
+        self.log.append(("roll", dice))
         self._gen = self._turn(int(dice[0]), int(dice[1]))
         self._advance(None)
 
@@ -143,11 +145,19 @@ class State:
     def apply_action(self, action) -> None:
         """Answer the current decision with one of its options (a value of `legal_actions()`)."""
         assert any(action is o or action == o for o in self.decision.options), (action, self.decision)
+        self.log.append(("act", action))
         self._advance(action)
 
     def apply_index(self, index: int) -> None:
         """Answer with the option at `index` (canonical order)."""
-        self._advance(self.decision.options[index])
+        self.apply_action(self.decision.options[index])
+
+    def clone(self) -> "State":
+        """The same sheet, replayed from its log (a turn in progress is a generator: not copyable)."""
+        c = State(self.t)
+        for kind, x in self.log:
+            (c.apply_chance if kind == "roll" else c.apply_action)(x)
+        return c
 
     def _advance(self, answer) -> None:
         try:
