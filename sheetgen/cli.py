@@ -182,6 +182,21 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
 
 @app.command()
 @friendly
+def report(layout: str = typer.Argument(..., help="a roll-and-write layout (see 'list') or a path"),
+           games: int = typer.Option(20_000, "--games", min=50, max=10_000_000, help="games per player and sheet"),
+           seed: int = typer.Option(0, "--seed", min=0, help="same seed, same bytes"),
+           out: Optional[Path] = typer.Option(None, "--out", help="file to write (default LAYOUT-report.pdf)"),
+           as_html: bool = typer.Option(False, "--html", help="write HTML instead of PDF"),
+           lookahead: int = typer.Option(0, "--lookahead", min=0, help="games of lookahead against greedy (slow)"),
+           workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)")):
+    """The designer's balance report of a roll-and-write sheet (PDF, or HTML with --html)."""
+    from .validate.document import report_document
+
+    typer.echo(f"wrote {report_document(layout, games, seed, out, as_html, lookahead, workers)}")
+
+
+@app.command()
+@friendly
 def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wrong name lists them)"),
         paper: Paper = typer.Option(Paper.a4, "--paper", help="a4 or letter"),
         copies: int = typer.Option(1, "--copies", min=1, max=50,

@@ -226,15 +226,19 @@ def test_command_json_shape(tmp_path):
                                                                                   ["greedy"], False)
     sheet = d["sheets"][0]
     assert list(sheet) == ["sheet", "label", "completable", "faults", "unreached", "notes", "policies",
-                           "elements"]
+                           "sections", "elements"]
+    assert sheet["sections"] == {"box": {"size": 7, "most": 6}}  # box 7 is never checked
     assert sheet["unreached"] == ["box.7"]
     assert list(sheet["policies"]) == ["greedy"]
     assert list(sheet["policies"]["greedy"]) == ["games", "score", "penalties", "unused_powers", "stuck",
-                                                 "turns"]
+                                                 "turns", "skill"]
+    assert sheet["policies"]["greedy"]["skill"] is None  # no random player to measure it against
     assert list(sheet["policies"]["greedy"]["score"]) == ["mean", "std", "min", "p10", "p50", "p90", "max"]
     assert list(sheet["elements"]) == [f"box.{i}" for i in range(1, 8)]
-    assert list(sheet["elements"]["box.1"]) == ["all", "greedy"]
-    assert sheet["elements"]["box.7"]["all"] == 0
+    assert list(sheet["elements"]["box.1"]) == ["all", "greedy", "low95", "high95"]
+    never = sheet["elements"]["box.7"]
+    assert never["all"] == never["low95"] == 0
+    assert never["high95"] == round(1.96 ** 2 / (500 + 1.96 ** 2), 6)  # Wilson: never in 500 games
     again = cli(str(toy(tmp_path, FULL + [7])), "--games", "500", "--seed", "4", "--json", "--policy",
                 "greedy", "--workers", "2")
     assert again.stdout == r.stdout

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import SheetgenError
 from ..kinds import KINDS, Loaded, kind
 from .engine import BATCH, LADDER, POLICIES, SLOW, Batch, Rules
-from .report import Report, SheetReport, Tally
+from .report import Report, SheetReport, Tally, groups
 
 Progress = Callable[[int, int], None]  # progress(games done, games in all)
 
@@ -81,7 +81,8 @@ def play(job: Job, task: Task) -> Tally:
     engine = getattr(rules, "reference" if task.policy in SLOW else job.engine)
     batch = engine(job.docs[task.sheet], dice, u, task.policy, targets)
     _check(batch, task.games, n_el, f"{rules.game} {job.engine} engine")
-    return Tally.of(batch)
+    sections = [[i for _, i in items] for _, items in groups(list(job.elements[task.sheet]))]
+    return Tally.of(batch, sections, task.batch)
 
 
 def _check(b: Batch, games: int, n_el: int, who: str) -> None:

@@ -263,6 +263,7 @@ def _play(dice, u, pol, tgt, ints, plan, sp_candy, sp_child, sp_q, ch_sym, ch_ki
     value = np.zeros(n, np.int64)
     code = np.zeros(n, np.int64)
     dist = np.zeros(n, np.int64)  # the distance of each option
+    rg = np.zeros(C + 1, np.int64)  # this turn's greedy value of each candy's space; rg[C]: a child's
     for g in range(dice.shape[0]):
         x = out_x[g]
         r = out_r[g]
@@ -298,6 +299,9 @@ def _play(dice, u, pol, tgt, ints, plan, sp_candy, sp_child, sp_q, ch_sym, ch_ki
                 for q in range(P):
                     if e_power[q, x[PUSES + q]] == tg:
                         tk = q
+            for k in range(C):
+                rg[k] = GAIN_WEIGHT * _rowgain(x, k, ints, gain_of)
+            rg[C] = GAIN_WEIGHT * CHILD_GAIN
             m = 0  # options listed
             for j in range(W if dbl else nreach[key]):
                 d = j + 1 if dbl else reach[key, j]
@@ -314,8 +318,7 @@ def _play(dice, u, pol, tgt, ints, plan, sp_candy, sp_child, sp_q, ch_sym, ch_ki
                 if c == NONE:
                     continue
                 dist[m], code[m], legal[m] = d, c, True
-                gain = _rowgain(x, cand, ints, gain_of) if cand >= 0 else CHILD_GAIN
-                value[m] = GAIN_WEIGHT * gain - cost_of[c + 2]
+                value[m] = rg[cand if cand >= 0 else C] - cost_of[c + 2]
                 if cover:
                     s = ch_sym[sp_child[dest]] if cand < 0 else 0
                     nxt = e_stash[cand, x[STASH + cand]] if cand >= 0 else e_boon[s, x[BOON + s]]
