@@ -26,7 +26,7 @@ RARE = 0.05  # elements reached in fewer games than this are listed with their b
 LUCK_DICE, LUCK_REPEATS = 2000, 4  # random games: dice sets, and plays of each set
 
 
-def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 300, h: float = 70) -> Markup:
+def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 230, h: float = 60) -> Markup:
     """A score histogram as inline SVG (vector in the PDF): one bar per score."""
     n = sum(hist.values())
     top = max(hist.values()) / n
@@ -71,6 +71,37 @@ def ladder_top(rules, doc, games: int, seed: int) -> dict | None:
             "gain": float(gain.mean()), "bound": float(1.96 * gain.std(ddof=1) / np.sqrt(games))}
 
 
+def weights(rules, doc, games: int, seed: int, rollouts: int = 2) -> list[dict] | None:
+    """Decision weight by turn: over `games` greedy games, the mean gap in expected final score
+    between the best and the worst legal action of each decision, per turn (which turns matter)."""
+    if games < 1 or not rules.new_state:
+        return None
+    from .driver import decision_weights
+
+    dice, _, _ = rules.inputs(0, games, seed, "greedy", 1)
+    greedy = rules.policy("greedy", doc)
+    per: dict[int, list[float]] = {}
+    for g in range(games):
+        for t, w in decision_weights(rules.new_state(doc), dice[g], greedy, rollouts, seed * 1000 + g):
+            per.setdefault(t, []).append(w)
+    top = max((max(v) for v in per.values()), default=0) or 1
+    return [{"turn": t + 1, "mean": float(np.mean(v)), "decisions": len(v), "bar": float(np.mean(v)) / top}
+            for t, v in sorted(per.items())]
+
+
+def weight_plot(rows: list[dict], w: float = 420, h: float = 80) -> Markup:
+    """Mean decision weight per turn as inline SVG bars."""
+    top = max(r["mean"] for r in rows) or 1
+    bw = w / max(r["turn"] for r in rows)
+    bars = "".join(f'<rect x="{(r["turn"] - 1) * bw + 0.5:.2f}" y="{h - 12 - r["mean"] / top * (h - 18):.2f}" '
+                   f'width="{bw - 1:.2f}" height="{r["mean"] / top * (h - 18):.2f}" fill="#555"/>'
+                   f'<text x="{(r["turn"] - 0.5) * bw:.2f}" y="{h - 2}" font-size="6.5" text-anchor="middle">'
+                   f'{r["turn"]}</text>' for r in rows)
+    return Markup(f'<svg width="{w}" height="{h}" viewBox="0 0 {w} {h}">{bars}'
+                  f'<text x="0" y="7" font-size="7">{top:.1f} points</text>'
+                  f'<line x1="0" y1="{h - 12}" x2="{w}" y2="{h - 12}" stroke="#000" stroke-width="0.5"/></svg>')
+
+
 def sheet_view(s: SheetReport, report: Report, extra: dict) -> dict:
     rows = []
     lo = min(min(t.score) for t in s.policies.values())
@@ -102,8 +133,10 @@ def report_document(layout: str, games: int = 20_000, seed: int = 0, out: Path |
     sheets = []
     for s in report.sheets:
         doc = docs[s.number]
+        turns = weights(rules, doc, min(lookahead_games, 4), seed)
         sheets.append(sheet_view(s, report, {"luck": luck(rules, doc, seed),
-                                             "ladder": ladder_top(rules, doc, lookahead_games, seed)}))
+                                             "ladder": ladder_top(rules, doc, lookahead_games, seed),
+                                             "weights": turns, "weight_plot": weight_plot(turns) if turns else None}))
     html = render_html("report.html.j2", report=report, sheets=sheets, rare=RARE, luck_dice=LUCK_DICE,
                        luck_repeats=LUCK_REPEATS, title=loaded.doc.title)
     path = Path(out or f"{loaded.name}-report.{'html' if as_html else 'pdf'}")

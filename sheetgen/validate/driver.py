@@ -101,3 +101,24 @@ def lookahead(greedy: Choose, values: Callable, rollouts: int = 8, width: int = 
         best = int(np.argmax(np.where(mean > se, mean, 0)))
         return legal[order[best]]
     return choose
+
+
+def decision_weights(state: State, dice, greedy: Choose, rollouts: int, seed: int,
+                     turns: int = 40) -> list[tuple[int, float]]:
+    """Play one greedy game on dice [T, 2]; at each decision with a choice, how much the expected
+    final score (greedy rollouts on shared dice) differs between the best and the worst legal
+    action. Returns (turn, weight) per decision."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while not state.is_terminal():
+        t = state.turn_index()
+        if state.is_chance_node():
+            state.apply_chance((int(dice[t, 0]), int(dice[t, 1])))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            futures = rng.integers(1, 7, size=(rollouts, turns, 2))
+            means = [float(np.mean(rollout_scores(state, a, greedy, futures))) for a in legal]
+            out.append((t, max(means) - min(means)))
+        state.apply_action(greedy(state, legal, 0.0))
+    return out

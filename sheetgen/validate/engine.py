@@ -62,6 +62,8 @@ class Rules:
     reference: Engine  # readable, one game at a time, clause by clause
     fast: Engine  # the same games, fast: numpy across games, or compiled (Tricky Treats)
     sheets: Callable | None = None  # sheets(doc) -> [(label, doc with one sheet)] for multi-sheet layouts
+    new_state: Callable | None = None  # new_state(doc) -> a State at the start (the driver's protocol)
+    policy: Callable | None = None  # policy(name, doc) -> choose(state, legal, u), for the driver
 
     def inputs(self, batch: int, games: int, seed: int, policy: str, n_elements: int):
         """Seeded inputs for batch number `batch` of `games` games. Batches have a fixed size

@@ -223,4 +223,5 @@ def fast(doc, dice, u, policy: str, targets) -> Batch:
 
 
 RULES = Rules(game="boogaloo", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=fast, sheets=sheets)
+              reference=reference, fast=fast, sheets=sheets,
+              new_state=lambda doc: State(board(doc)), policy=lambda name, doc: policy(name, board(doc)))

@@ -376,4 +376,5 @@ def _fast(doc, dice, u, policy, targets) -> Batch:
 
 
 RULES = Rules(game="haunt-the-block", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=_fast)
+              reference=reference, fast=_fast,
+              new_state=lambda doc: State(Board(doc)), policy=lambda name, doc: policy(name, Board(doc)))

@@ -369,5 +369,7 @@ def fast(doc: TrickySheet, dice, u, policy: str, targets) -> Batch:
     return play(doc, dice, u, policy, targets)
 
 
-RULES = Rules(game="tricky-treats", turns=TrickyContent.model_fields["turns"].default, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=fast)
+RULES = Rules(game="tricky-treats", turns=TrickyContent.model_fields["turns"].default, choices_per_turn=K,
+              element_ids=element_ids,
+              reference=reference, fast=fast,
+              new_state=lambda doc: State(tables(doc)), policy=lambda name, doc: policy(name, tables(doc)))
