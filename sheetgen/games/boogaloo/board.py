@@ -8,12 +8,33 @@ from dataclasses import dataclass
 from .model import BOXES_PER_CHILD, TURNS, BoogalooSheet
 
 
+# ---- element ids (compose draws them, the engines report them, the heatmap shades them) ----------
 def box_id(child: str, n: int) -> str:
     return f"child.{child}.box.{n}"
 
 
 def stash_id(candy: str, k: int) -> str:
     return f"stash.{candy}.{k}"
+
+
+def stash_star_id(k: int) -> str:
+    return f"stash.star.{k}"
+
+
+def boonus_id(k: int) -> str:
+    return f"boonus.{k}"
+
+
+def row_bar_id(r: int) -> str:
+    return f"bar.row.{r}"
+
+
+def col_bar_id(c: int) -> str:
+    return f"bar.col.{c}"
+
+
+def turn_id(t: int) -> str:
+    return f"track.turn.{t}"
 
 
 @dataclass(frozen=True)
@@ -69,11 +90,11 @@ def element_ids(doc: BoogalooSheet) -> list[str]:
     b = board(doc)
     out = [box_id(b.children[i // BOXES_PER_CHILD], i % BOXES_PER_CHILD + 1) for i in range(b.boxes)]
     out += [stash_id(c, k) for c in b.candies for k in range(1, len(b.points) + 1)]
-    out += [f"stash.star.{k}" for k in range(1, len(b.points) + 1)]
-    out += [f"boonus.{k}" for k in range(1, len(b.boonus) + 1)]
-    out += [f"bar.row.{r}" for r in range(1, b.rows + 1)]
-    out += [f"bar.col.{c}" for c in range(1, b.cols + 1)]
-    out += [f"track.turn.{t}" for t in range(1, b.turns + 1)]
+    out += [stash_star_id(k) for k in range(1, len(b.points) + 1)]
+    out += [boonus_id(k) for k in range(1, len(b.boonus) + 1)]
+    out += [row_bar_id(r) for r in range(1, b.rows + 1)]
+    out += [col_bar_id(c) for c in range(1, b.cols + 1)]
+    out += [turn_id(t) for t in range(1, b.turns + 1)]
     return out
 
 
