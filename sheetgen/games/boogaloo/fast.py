@@ -64,6 +64,15 @@ def tables(b: Board) -> Tables:
 
 def cover_targets(t: Tables, ids: list[str], targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per game: the kind of element aimed at (T_*) and its number (box, column, candy, row ...)."""
+    kind, arg = _target_tables(tuple(ids))
+    on = targets >= 0
+    idx = np.where(on, targets, 0)
+    return np.where(on, kind[idx], T_NONE), arg[idx]
+
+
+@lru_cache(maxsize=16)
+def _target_tables(ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Per element: the kind of target it is, and its number."""
     kind = np.zeros(len(ids), i8)
     arg = np.zeros(len(ids), i8)
     candies = [n.split(".")[1] for n in ids if n.startswith("stash.") and n.endswith(".1")
@@ -82,9 +91,7 @@ def cover_targets(t: Tables, ids: list[str], targets: np.ndarray) -> tuple[np.nd
             kind[e], arg[e] = T_ROW, int(part[2]) - 1
         elif part[:2] == ["bar", "col"]:
             kind[e], arg[e] = T_COL, int(part[2]) - 1
-    on = targets >= 0
-    idx = np.where(on, targets, 0)
-    return np.where(on, kind[idx], T_NONE), arg[idx]
+    return kind, arg
 
 
 DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
