@@ -133,3 +133,13 @@ def test_lookahead_sees_what_greedy_cannot():
     values = lambda s, legal: [{"small": 1, "big": 0, "cash": 0}[a] for a in legal]
     assert play(Toy(), dice, u, lookahead(greedy, values)).score() == 3
 
+
+
+def test_decision_weight_is_best_minus_worst_final_score():
+    from sheetgen.validate.driver import decision_weights
+
+    def greedy(s, legal, u):
+        return legal[0]
+
+    weights = decision_weights(Toy(), np.ones((2, 2), np.int64), greedy, rollouts=2, seed=0)
+    assert weights == [(0, 2.0)]  # small ends on 1, big on 3; the second turn offers no choice
