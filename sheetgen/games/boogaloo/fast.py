@@ -24,6 +24,7 @@ from .model import BOXES_PER_CHILD
 from .policy import COVER_BONUS, K, PROGRESS_VALUE, STAR_VALUE
 
 jit = numba.njit(cache=True, nogil=True)
+inline = numba.njit(cache=True, nogil=True, inline="always")  # helpers: inlined where called (much faster)
 RANDOM, GREEDY, COVER = range(3)
 # cover targets: what kind of element a game aims at (policy.toward)
 T_NONE, T_BOX, T_STAR, T_CANDY, T_BOONUS, T_ROW, T_COL = range(7)
@@ -125,7 +126,7 @@ def _nth_bit(x, k):
     return _lowest(x)
 
 
-@jit
+@inline
 def _choose(legal, u, pol, prog, boonus, tk, ta, candy, child, row_of, col_of, stash, cval, haunt_extra,
             checked, rowmask, colmask, bar_points):
     """The box a policy takes among the `legal` ones (a bit mask, not empty). cval[c]: the candy's
@@ -167,7 +168,7 @@ def _choose(legal, u, pol, prog, boonus, tk, ta, candy, child, row_of, col_of, s
     return pick
 
 
-@jit
+@inline
 def _values(cval, stash, levels, stars, pts, needs, S):
     """cval[c]: points a candy c adds to its row, plus STAR_VALUE if it earns a stash star
     (policy.value's candy part: the rows holding k + 1 after it are those already there, and it)."""
