@@ -42,7 +42,7 @@ def main() -> None:
     doc = load("haunt-the-block").doc
     print(f"Haunt the Block, one process, {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}")
     t0 = time.perf_counter()
-    F._tables(doc.model_dump_json())
+    F.sheet(doc.model_dump_json())
     print(f"plan table (once per sheet and process): {time.perf_counter() - t0:.2f} s")
     for policy in POLICIES:
         ref = rate(RULES.reference, doc, args.ref_games, args.ref_games, policy, 1)

@@ -317,8 +317,10 @@ def search(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block 
 class Policy(str, Enum):
     random = "random"
     greedy = "greedy"
+    lookahead = "lookahead"
     cover = "cover"
     all = "all"
+    ladder = "ladder"
 
 
 class Engine(str, Enum):
@@ -332,7 +334,8 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
              games: int = typer.Option(10_000, "--games", min=1, max=100_000_000,
                                        help="games per policy (and per sheet)"),
              seed: int = typer.Option(0, "--seed", min=0, help="same seed, same report"),
-             policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate"),
+             policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate: all = random, greedy, cover; ladder adds lookahead "
+                                                "(slow: the reference engine plays it)"),
              engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy or compiled) or reference"),
              workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)"),
              as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),
@@ -351,6 +354,21 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
 
     raise typer.Exit(run_validate(layout, games, seed, policy.value, engine.value, workers, as_json,
                                   heatmap, sheet, paper.value if paper else None))
+
+
+@app.command()
+@friendly
+def report(layout: str = typer.Argument(..., help="a roll-and-write layout (see 'list') or a path"),
+           games: int = typer.Option(20_000, "--games", min=50, max=10_000_000, help="games per player and sheet"),
+           seed: int = typer.Option(0, "--seed", min=0, help="same seed, same bytes"),
+           out: Optional[Path] = typer.Option(None, "--out", help="file to write (default LAYOUT-report.pdf)"),
+           as_html: bool = typer.Option(False, "--html", help="write HTML instead of PDF"),
+           lookahead: int = typer.Option(0, "--lookahead", min=0, help="games of lookahead against greedy (slow)"),
+           workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)")):
+    """The designer's balance report of a roll-and-write sheet (PDF, or HTML with --html)."""
+    from .validate.document import report_document
+
+    typer.echo(f"wrote {report_document(layout, games, seed, out, as_html, lookahead, workers)}")
 
 
 @app.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUTS = ROOT / "layouts"
+LONG = os.environ.get("SHEETGEN_LONG") == "1"  # engine comparisons at full length (slow)
+
+
+def games(short: int, long: int) -> int:
+    """Games an engine-equality test plays: `long` with SHEETGEN_LONG=1, else `short`."""
+    return long if LONG else short
 MM = 72 / 25.4
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sheetgen.games.boogaloo.rules import RULES, State, board, element_ids, reference
+from sheetgen.games.boogaloo.rules import PASS, RULES, State, board, element_ids, reference
 from sheetgen.kinds import load
 from sheetgen.scene import ids
 from sheetgen.kinds import Options, render_pages
@@ -57,7 +57,6 @@ def test_peter_secret_agent_star_and_boonus(undercover):
     for a, b, box in before:
         _turn(s, a, b, box)
         assert s.phase() == "end"
-        s.end_turn()
     assert s.stash == [4, 4, 0, 0, 3, 1] and not any(s.stars) and s.boonus == 0
     assert s.progress(6) == 2  # the Footballer has two of his three boxes
     # Turn 13: Peter chooses the 4 for the Secret Agent's gummy bear.
@@ -77,7 +76,6 @@ def test_peter_secret_agent_star_and_boonus(undercover):
     assert s.stars[0] and s.pending == 1
     s.apply_action(5)  # Secret Agent's peppermint (5th peppermint: column 5 needs 2 rows)
     assert s.phase() == "end" and s.pending == 0
-    s.end_turn()
     assert s.is_terminal()
     # stash: gumdrop 4 (10), peppermint 5 (15), gumball 1 (1), candy corn 1 (1), gummy bear 4 (10),
     # lollipop 1 (1) = 38; one chocolate bar = 5
@@ -116,10 +114,9 @@ def test_roll_matching_no_open_box_is_a_lost_turn(undercover):
         _turn(s, 6, 6, box)
         while s.phase() == "star":  # spend stars on boxes showing 6
             s.apply_action(next(i for i in s.legal_actions() if s.b.die[i] == 6))
-        s.end_turn()
     s.roll(1, 2)
-    assert s.legal_actions() == []
-    s.skip()
+    assert s.legal_actions() == [PASS]
+    s.apply_action(PASS)
     assert s.lost_turns == 1 and s.phase() == "end"
 
 
@@ -149,6 +146,6 @@ def test_star_without_open_box_is_lost(undercover):
     s.apply_action(35)  # doubles: the last open box
     assert s.phase() == "end"
     s.pending = 2  # say two stars were still to come
-    assert s.phase() == "star" and s.legal_actions() == []
-    s.skip()
+    assert s.phase() == "star" and s.legal_actions() == [PASS]
+    s.apply_action(PASS)
     assert s.unused == 2 and s.pending == 0 and s.phase() == "end"

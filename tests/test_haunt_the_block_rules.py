@@ -25,7 +25,7 @@ def at(board, pos, number, **kw) -> State:
     """A sheet whose last number is `number - 1` on space index `pos`."""
     s = State(board)
     s.numbers[pos] = number - 1
-    s.pos, s.turn, s.phase = pos, number, "move"
+    s.pos, s.turn, s.phase = pos, number, "roll"
     for k, v in kw.items():
         setattr(s, k, v)
     return s
@@ -120,7 +120,7 @@ def test_penalty_cross_then_write(board):
     assert s.crossed[1] and "penalty.gumball" in s.reached and s.phase == "write"
     assert s.legal_actions()[0] == 3  # the first empty candy space clockwise
     s.apply_action(3)
-    assert s.numbers[3] == 5 and s.stash[2] == 1 and s.phase == "move"
+    assert s.numbers[3] == 5 and s.stash[2] == 1 and s.phase == "roll" and s.turn == 6
     s.stash[1] = 4
     assert s.score() == 1  # the crossed gumball row scores nothing
 

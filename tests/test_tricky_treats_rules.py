@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sheetgen.games.tricky_treats import rules as R
+from sheetgen.games.tricky_treats import board as B, rules as R
 from sheetgen.kinds import load
 
 SKEL, WITCH, VAMP, MUMMY, WERE, ZOMB = range(6)
@@ -25,7 +25,7 @@ def answer(st, *wanted):
     for w in wanted:
         assert st.decision is not None, f"no decision left for {w!r}"
         assert w in st.legal_actions(), (st.decision.kind, w, st.legal_actions())
-        st.apply_action(st.legal_actions().index(w))
+        st.apply_action(w)
 
 
 def test_julies_turn(t):
@@ -52,7 +52,7 @@ def test_julies_turn(t):
     assert st.ready("bone") == 0 and st.stash[candy(t, "gumdrop")] == 1
     assert st.scares == [0, 0, 0, 0, 3, 0]  # no scare on doubles
     ids = t.elements
-    reached = R.reached(t, st.flat()[None, :])[0]
+    reached = B.reached(t, st.flat()[None, :])[0]
     assert reached[ids.index("stash.gummy_bear.1")] and reached[ids.index("child.werewolf.scare.3")]
     assert reached[ids.index("child.skeleton.power.1")] and not reached[ids.index("child.skeleton.power.2")]
 
@@ -75,7 +75,7 @@ def test_sixteen_turns_of_one_and_two_by_hand(t):
         b = engine(doc, dice, u, "random", np.array([-1]))
         assert b.score.tolist() == [9]
         assert b.stuck.tolist() == [0] and b.unused_powers.tolist() == [1] and b.turns.tolist() == [16]
-        L = R.layout_of(t)
+        L = B.layout_of(t)
         s = b.state[0]
         stash = dict(zip(t.candy_ids, s[L["stash"]]))
         assert stash == {"gummy_bear": 3, "wrapped": 2, "lollipop": 2, "candy_corn": 1, "gumdrop": 2,
@@ -164,12 +164,12 @@ def test_cauldron_at_once_and_pyramid_levels_bottom_up(t):
         st.roll(v, 6 if v < 6 else 5)
         answer(st, (0, MUMMY))
         while st.decision is not None:
-            st.apply_action(0)
+            st.apply_index(0)
     assert st.pyramid == 3
     flat = st.flat()[None, :]
-    assert R.bars(t, flat).tolist() == [1]  # the bottom level (3 boxes) is full: one bar
+    assert B.bars(t, flat).tolist() == [1]  # the bottom level (3 boxes) is full: one bar
     ids = t.elements
-    r = R.reached(t, flat)[0]
+    r = B.reached(t, flat)[0]
     assert r[ids.index("pyramid.bar.1")] and not r[ids.index("pyramid.4")]
 
 
@@ -199,14 +199,14 @@ def test_stash_rewards_in_any_order(t):
 
 def test_score_four_of_a_candy_is_ten(t):
     flat = R.State(t).flat()
-    L = R.layout_of(t)
+    L = B.layout_of(t)
     flat[L["stash"]] = [4, 0, 0, 0, 0, 0]
-    assert R.scores(t, flat[None, :]).tolist() == [10]
+    assert B.scores(t, flat[None, :]).tolist() == [10]
     flat[L["stash"]] = [7, 1, 2, 3, 0, 0]
     flat[L["scares"]] = [3, 3, 0, 1, 2, 0]
     flat[L["pyramid"]] = [5]  # levels 3 and 2 full: two bars
-    assert R.scores(t, flat[None, :]).tolist() == [28 + 1 + 3 + 6 + 2 * 5 - 2 * 5]
-    assert R.tiebreak(t, flat[None, :]).tolist() == [7]
+    assert B.scores(t, flat[None, :]).tolist() == [28 + 1 + 3 + 6 + 2 * 5 - 2 * 5]
+    assert B.tiebreak(t, flat[None, :]).tolist() == [7]
 
 
 def test_game_ends_after_sixteen_turns(t):
@@ -214,5 +214,5 @@ def test_game_ends_after_sixteen_turns(t):
     for _ in range(16):
         st.roll(6, 6)
         while st.decision is not None:
-            st.apply_action(0)
+            st.apply_index(0)
     assert st.is_terminal() and st.turn == 16

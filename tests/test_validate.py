@@ -226,15 +226,19 @@ def test_command_json_shape(tmp_path):
                                                                                   ["greedy"], False)
     sheet = d["sheets"][0]
     assert list(sheet) == ["sheet", "label", "completable", "faults", "unreached", "notes", "policies",
-                           "elements"]
+                           "sections", "elements"]
+    assert sheet["sections"] == {"box": {"size": 7, "most": 6}}  # box 7 is never checked
     assert sheet["unreached"] == ["box.7"]
     assert list(sheet["policies"]) == ["greedy"]
     assert list(sheet["policies"]["greedy"]) == ["games", "score", "penalties", "unused_powers", "stuck",
-                                                 "turns"]
+                                                 "turns", "skill"]
+    assert sheet["policies"]["greedy"]["skill"] is None  # no random player to measure it against
     assert list(sheet["policies"]["greedy"]["score"]) == ["mean", "std", "min", "p10", "p50", "p90", "max"]
     assert list(sheet["elements"]) == [f"box.{i}" for i in range(1, 8)]
-    assert list(sheet["elements"]["box.1"]) == ["all", "greedy"]
-    assert sheet["elements"]["box.7"]["all"] == 0
+    assert list(sheet["elements"]["box.1"]) == ["all", "greedy", "low95", "high95"]
+    never = sheet["elements"]["box.7"]
+    assert never["all"] == never["low95"] == 0
+    assert never["high95"] == round(1.96 ** 2 / (500 + 1.96 ** 2), 6)  # Wilson: never in 500 games
     again = cli(str(toy(tmp_path, FULL + [7])), "--games", "500", "--seed", "4", "--json", "--policy",
                 "greedy", "--workers", "2")
     assert again.stdout == r.stdout
@@ -251,13 +255,16 @@ def test_heatmap_shades_the_sheet(tmp_path):
     r = cli(str(toy(tmp_path, FULL + [7])), "--games", "1000", "--heatmap", str(pdf), "--paper", "letter")
     assert r.exit_code == 1
     with pdfplumber.open(pdf) as doc:
-        assert len(doc.pages) == 1
-        page = doc.pages[0]
+        page, key = doc.pages  # the toy's margin cannot hold the key inside the safe edge: a key page
         assert (round(page.width / MM, 1), round(page.height / MM, 1)) == (215.9, 279.4)
-        text = page.extract_text()
+        text = key.extract_text()
         assert "reached in 0%" in text and "100% of games" in text and "never reached" in text
-        heat = _heat_rects(page)
-        assert len(heat) == 7 + 11  # the seven boxes and the key's eleven steps
+        assert "Heatmap of" in text and "Heatmap of" not in page.extract_text()
+        assert len(_heat_rects(page)) == 7 and len(_heat_rects(key)) == 11  # boxes; the key's steps
+        # every mark of the key page lies inside the printer-safe edge
+        assert min(c["x0"] for c in key.chars) >= 6.35 * MM and min(c["top"] for c in key.chars) >= 6.35 * MM
+        labels = [w["text"] for w in page.extract_words() if w["text"].endswith("%")]
+        assert len(labels) == 6  # a percentage on each box reached (box 7: a cross)
         # the never-reached box is crossed (two red lines across its 18 mm square)
         crosses = [ln for ln in page.lines if round(abs(ln["x1"] - ln["x0"]) / MM) == 18]
         assert len(crosses) == 2
@@ -268,14 +275,14 @@ def test_heatmap_of_several_sheets(tmp_path):
     r = cli(str(toy(tmp_path, FULL, [1, 7])), "--games", "500", "--heatmap", str(pdf))
     assert r.exit_code == 1
     with pdfplumber.open(pdf) as doc:
-        assert len(doc.pages) == 2
-        assert [len(_heat_rects(p)) for p in doc.pages] == [6 + 11, 2 + 11]
-        assert "sheet 2 (row 2)" in doc.pages[1].extract_text()
+        assert len(doc.pages) == 3  # two sheets and their key page
+        assert [len(_heat_rects(p)) for p in doc.pages] == [6, 2, 11]
+        assert "sheet 2 (row 2)" in doc.pages[2].extract_text()
     one = tmp_path / "one.pdf"
     assert cli(str(toy(tmp_path, FULL, [1, 7])), "--games", "500", "--sheet", "1",
                "--heatmap", str(one)).exit_code == 0
     with pdfplumber.open(one) as doc:
-        assert len(doc.pages) == 1
+        assert len(doc.pages) == 2
 
 
 @pytest.mark.parametrize("args, message", [

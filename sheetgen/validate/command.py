@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import SheetgenError
 from ..kinds import Options, load
-from .engine import POLICIES
+from .engine import LADDER, POLICIES
 from .run import run
 from .show import show
 
@@ -23,7 +23,7 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
     if heatmap and heatmap.is_dir():
         raise SheetgenError(f"--heatmap {heatmap} is a folder", fix="give a file name such as heatmap.pdf")
     loaded = load(layout, Options(paper=paper))
-    policies = POLICIES if policy == "all" else (policy,)
+    policies = POLICIES if policy == "all" else LADDER if policy == "ladder" else (policy,)
     err = Console(stderr=True)
     from ..jit import notice
 

@@ -8,7 +8,7 @@ Inputs, for G games:
 - `u`: float64 [G, T, K] uniforms in [0, 1): the k-th decision of turn t under the "random"
   policy picks legal action number floor(u * n_legal) in the engine's canonical order (K =
   `Rules.choices_per_turn`; a turn needing more decisions reuses slots modulo K);
-- `policy`: "random", "greedy" or "cover";
+- `policy`: "random", "greedy" or "cover" (and "lookahead", reference engine only);
 - `targets`: int [G], for "cover": the index (into `element_ids(doc)`) of the element that game
   aims at; -1 elsewhere.
 """
@@ -20,7 +20,9 @@ from typing import Callable
 
 import numpy as np
 
-POLICIES = ("random", "greedy", "cover")
+POLICIES = ("random", "greedy", "cover")  # what `--policy all` and the variant gate play
+LADDER = ("random", "greedy", "lookahead", "cover")  # weakest to strongest, then cover
+SLOW = ("lookahead",)  # policies only the reference engine plays (rollouts from any state)
 
 
 @dataclass
@@ -60,6 +62,8 @@ class Rules:
     reference: Engine  # readable, one game at a time, clause by clause
     fast: Engine  # the same games, fast: numpy across games, or compiled (Tricky Treats)
     sheets: Callable | None = None  # sheets(doc) -> [(label, doc with one sheet)] for multi-sheet layouts
+    new_state: Callable | None = None  # new_state(doc) -> a State at the start (the driver's protocol)
+    policy: Callable | None = None  # policy(name, doc) -> choose(state, legal, u), for the driver
 
     def inputs(self, batch: int, games: int, seed: int, policy: str, n_elements: int):
         """Seeded inputs for batch number `batch` of `games` games. Batches have a fixed size

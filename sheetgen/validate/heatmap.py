@@ -2,8 +2,10 @@
 
 The drawer shades an element by id (`write_pdf(..., shade={id: fraction})`). Each sheet's ids are
 tagged with its number first, so the same id on two sheets of one layout keeps its own figure.
-A key sits in the bottom margin: a strip of boxes shaded by the same code, from 0 % to 100 %, and
-a cross, drawn over every element that no game reached.
+Each shaded element carries its percentage of games, and a cross marks every element no game reached.
+The key (a strip of boxes shaded by the same code, 0 % to 100 %, and the caption) sits in the bottom
+margin when that margin holds it inside the printer-safe edge (SAFE); otherwise it gets a page of
+its own at the end, so no mark falls where printers cannot print.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ KEY_BOX = 2.6  # mm
 CROSS = Style(stroke="#b00000", width=0.35)
 SIZE = 6.5  # pt, the key's text
 SHADED = (Box, Circle, Icon)  # what the drawer shades
+SAFE = 6.35  # mm: printers cannot print nearer the edge
+BAND = KEY_BOX + 1.5  # mm the key needs above the safe edge
+LABEL = 6.0  # pt, the percentage printed on each element
 
 
 def _tag(items, prefix: str, ids: set[str]) -> list[Item]:
@@ -54,11 +59,20 @@ def _cross(x0: float, y0: float, x1: float, y1: float, id: str) -> list[Item]:
     return [Line(((x0, y0), (x1, y1)), CROSS, id=id), Line(((x0, y1), (x1, y0)), CROSS, id=id)]
 
 
-def _key(page: Page, margin: float, caption: str) -> list[Item]:
-    """One line in the bottom margin: caption on the left; '0% [shaded strip] 100% of games',
-    and 'X never reached' on the right."""
+def _label(box: tuple[float, float, float, float], f: float, eid: str) -> Text:
+    """The element's percentage of games, centred on it."""
+    from .show import percent
+
+    x0, y0, x1, y1 = box
+    return Text((x0 + x1) / 2, (y0 + y1) / 2 + LABEL * 0.35 / 2.2, f"{percent(f)}%", LABEL, bold=True,
+                align="center", id=f"heatmap.pct.{eid}")
+
+
+def _key(page: Page, margin: float, caption: str, cy: float | None = None) -> list[Item]:
+    """One line: caption on the left; '0% [shaded strip] 100% of games', and 'X never reached' on
+    the right; its middle at cy (by default in the bottom margin, above the safe edge)."""
     w, h = page.width, page.height
-    cy = h - margin / 2
+    cy = h - SAFE - BAND / 2 if cy is None else cy
     base = cy + 0.8  # text baseline, centred on the strip
     items: list[Item] = []
     x = w - margin
@@ -81,7 +95,8 @@ def _key(page: Page, margin: float, caption: str) -> list[Item]:
     room = x - margin - 3
     if text_width_mm(caption, SIZE) > room:
         caption = caption.split(":")[0]
-    items.append(Text(margin, base, caption, SIZE, bold=True, id="heatmap.caption"))
+    if caption:
+        items.append(Text(margin, base, caption, SIZE, bold=True, id="heatmap.caption"))
     return items
 
 
@@ -94,6 +109,7 @@ def write_heatmap(loaded: Loaded, report: Report, path: str | Path) -> tuple[Pat
                                enumerate(f"heatmap.key.{i}" for i in range(KEY_STEPS))}
     pages: list[Page] = []
     missing: list[str] = []
+    keys: list[str] = []  # captions of pages whose margin cannot hold the key
     for s in report.sheets:
         opts = Options(sheet=s.number if rules.sheets else None)
         prefix = f"{s.number}/"
@@ -107,23 +123,41 @@ def write_heatmap(loaded: Loaded, report: Report, path: str | Path) -> tuple[Pat
         drawn: set[str] = set()
         for page in loaded.kind.pages(loaded.doc, opts):
             items = _tag(page.items, prefix, set(frac))
-            crosses: list[Item] = []
+            marks: list[Item] = []
             here = False
+            labelled: set[str] = set()
             for it, dx, dy in walk(items):
                 if not it.id.startswith(prefix):
                     continue
                 here = True
                 eid = it.id[len(prefix):]
+                box = _bounds(it, dx, dy)
                 if isinstance(it, SHADED):
                     drawn.add(eid)
-                box = _bounds(it, dx, dy)
+                    if box and eid not in labelled and eid not in never:
+                        labelled.add(eid)
+                        marks.append(_label(box, frac[eid], eid))
                 if eid in never and box:
-                    crosses += _cross(*box, id=f"heatmap.never.{eid}")
-            page = Page(page.width, page.height, items + crosses, page.label)
-            if here:
+                    marks += _cross(*box, id=f"heatmap.never.{eid}")
+            page = Page(page.width, page.height, items + marks, page.label)
+            if here and margin >= SAFE + BAND:
                 page.add(*_key(page, margin, caption))
+            elif here:
+                keys.append(caption)
             pages.append(page)
         shade.update({prefix + e: f for e, f in frac.items()})
         missing += [e for e in s.elements if e not in drawn]
+    if keys:  # one page of keys, inside the layout's margins
+        first = pages[0]
+        page = Page(first.width, first.height, [], "heatmap key")
+        top = max(margin, SAFE) + 6
+        page.add(Text(max(margin, SAFE), top, "Heatmap key", 12, bold=True, id="heatmap.key.title"))
+        page.add(*_key(page, max(margin, SAFE), "", cy=top + 7))
+        page.add(Text(max(margin, SAFE), top + 16, "Each shaded element carries the share of games that "
+                      "reached it; a cross marks an element no game reached.", SIZE + 1, id="heatmap.key.help"))
+        for n, caption in enumerate(keys):
+            page.add(Text(max(margin, SAFE), top + 24 + 6 * n, caption, SIZE + 1, bold=True,
+                          id=f"heatmap.caption.{n + 1}"))
+        pages.append(page)
     title = f"{loaded.doc.title}: heatmap"
     return write_pdf(pages, path, title, shade=shade), missing

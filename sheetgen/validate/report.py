@@ -25,6 +25,29 @@ def _add(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     return dict(sorted(out.items()))
 
 
+def groups(ids: list[str]) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Element ids grouped by all but their last part, in order: child.vampire.box -> 1, 2, 3 …
+    (a group is a section of the sheet: a row of boxes, a stash row, a track)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for i, e in enumerate(ids):
+        head, _, last = e.rpartition(".")
+        out.setdefault(head or e, []).append((last if head else e, i))
+    return list(out.items())
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score bounds of a rate k / n: "never in n games" still bounds the rate above."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+STUCK_SHOWN = 5  # stuck games kept with their seed
+
+
 @dataclass
 class Tally:
     """A mergeable summary of many games: small whatever the number of games."""
@@ -39,13 +62,19 @@ class Tally:
     unused_games: int = 0
     stuck: int = 0  # rolls without a legal move where the rules name no penalty
     stuck_games: int = 0
+    most: tuple = ()  # per section (`groups` order): the most of its elements one game reached
+    stuck_at: tuple = ()  # (batch, game) of the first stuck games: replay them with the same seed
 
     @staticmethod
-    def of(b: Batch) -> "Tally":
+    def of(b: Batch, sections: list[list[int]] | None = None, batch: int = 0) -> "Tally":
         pen, unused, stuck = (np.asarray(x, dtype=np.int64) for x in (b.penalties, b.unused_powers, b.stuck))
-        return Tally(len(b), np.asarray(b.reached, dtype=bool).sum(axis=0, dtype=np.int64),
+        reached = np.asarray(b.reached, dtype=bool)
+        most = tuple(int(reached[:, cols].sum(1).max()) if len(reached) else 0 for cols in sections or [])
+        at = tuple((batch, int(g)) for g in np.flatnonzero(stuck)[:STUCK_SHOWN])
+        return Tally(len(b), reached.sum(axis=0, dtype=np.int64),
                      _hist(b.score), _hist(b.turns), int(pen.sum()), int((pen > 0).sum()),
-                     int(unused.sum()), int((unused > 0).sum()), int(stuck.sum()), int((stuck > 0).sum()))
+                     int(unused.sum()), int((unused > 0).sum()), int(stuck.sum()), int((stuck > 0).sum()),
+                     most, at)
 
     @staticmethod
     def sum(parts: list["Tally"]) -> "Tally":
@@ -55,7 +84,8 @@ class Tally:
                         _add(out.turns, p.turns), out.penalties + p.penalties,
                         out.penalty_games + p.penalty_games, out.unused + p.unused,
                         out.unused_games + p.unused_games, out.stuck + p.stuck,
-                        out.stuck_games + p.stuck_games)
+                        out.stuck_games + p.stuck_games, tuple(max(a, b) for a, b in zip(out.most, p.most)),
+                        (out.stuck_at + p.stuck_at)[:STUCK_SHOWN])
         return out
 
 
@@ -159,19 +189,39 @@ class SheetReport:
                 "score": stats(t.score),
                 "penalties": {"mean": round(t.penalties / t.games, 4), "games": round(t.penalty_games / t.games, 4)},
                 "unused_powers": {"mean": round(t.unused / t.games, 4), "games": round(t.unused_games / t.games, 4)},
-                "stuck": {"rolls": t.stuck, "games": t.stuck_games},
+                "stuck": {"rolls": t.stuck, "games": t.stuck_games,
+                          "at": [{"batch": b, "game": g} for b, g in t.stuck_at]},
                 "turns": stats(t.turns),
             }
+        pol = {p: {**v, "skill": self.skill(p)} for p, v in pol.items()}
         per = {p: t.reached for p, t in self.policies.items()}
         counts = self.reached_counts()
         elements = {}
         for i, e in enumerate(self.elements):
             row = {"all": round(float(counts[i]) / self.games, 6)}
             row.update({p: round(float(per[p][i]) / self.policies[p].games, 6) for p in self.policies})
+            low, high = wilson(int(counts[i]), self.games)
+            row.update({"low95": round(low, 6), "high95": round(high, 6)})
             elements[e] = row
         return {"sheet": self.number, "label": self.label, "completable": self.completable,
                 "faults": self.faults, "unreached": self.unreached, "notes": self.notes,
-                "policies": pol, "elements": elements}
+                "policies": pol, "sections": self.sections(), "elements": elements}
+
+    def skill(self, policy: str) -> dict | None:
+        """How far `policy` is above random: in points, and in random's standard deviations."""
+        if "random" not in self.policies or policy == "random":
+            return None
+        base, st = stats(self.policies["random"].score), stats(self.policies[policy].score)
+        gap = st["mean"] - base["mean"]
+        return {"points": round(gap, 4), "sd": round(gap / base["std"], 4) if base["std"] else None}
+
+    def sections(self) -> dict[str, dict]:
+        """Per section: its elements, and the most of them any game filled (all policies)."""
+        out = {}
+        for k, (name, items) in enumerate(groups(self.elements)):
+            most = max((t.most[k] for t in self.policies.values() if len(t.most) > k), default=None)
+            out[name] = {"size": len(items), "most": most}
+        return out
 
 
 @dataclass

@@ -18,8 +18,8 @@ import numpy as np
 
 from ..errors import SheetgenError
 from ..kinds import KINDS, Loaded, kind
-from .engine import BATCH, POLICIES, Batch, Rules
-from .report import Report, SheetReport, Tally
+from .engine import BATCH, LADDER, POLICIES, SLOW, Batch, Rules
+from .report import Report, SheetReport, Tally, groups
 
 Progress = Callable[[int, int], None]  # progress(games done, games in all)
 
@@ -78,10 +78,11 @@ def play(job: Job, task: Task) -> Tally:
     rules: Rules = importlib.import_module(job.rules).RULES
     n_el = len(job.elements[task.sheet])
     dice, u, targets = rules.inputs(task.batch, task.games, job.seed, task.policy, n_el)
-    engine = getattr(rules, job.engine)
+    engine = getattr(rules, "reference" if task.policy in SLOW else job.engine)
     batch = engine(job.docs[task.sheet], dice, u, task.policy, targets)
     _check(batch, task.games, n_el, f"{rules.game} {job.engine} engine")
-    return Tally.of(batch)
+    sections = [[i for _, i in items] for _, items in groups(list(job.elements[task.sheet]))]
+    return Tally.of(batch, sections, task.batch)
 
 
 def _check(b: Batch, games: int, n_el: int, who: str) -> None:
@@ -120,9 +121,9 @@ def run(loaded: Loaded, games: int, seed: int = 0, policies: tuple[str, ...] = P
         raise SheetgenError(f"--games {games} is too few", fix="play at least 1 game")
     if engine not in ("fast", "reference"):
         raise SheetgenError(f"unknown engine '{engine}'", fix="use fast or reference")
-    bad = [p for p in policies if p not in POLICIES]
+    bad = [p for p in policies if p not in LADDER]
     if bad or not policies:
-        raise SheetgenError(f"unknown policy '{(bad or [''])[0]}'", fix=f"use {', '.join(POLICIES)} or all")
+        raise SheetgenError(f"unknown policy '{(bad or [''])[0]}'", fix=f"use {', '.join(LADDER)}, all or ladder")
     rules = rules_of(loaded)
     sheets = sheets_of(loaded, rules, sheet)
     elements = tuple(tuple(rules.element_ids(doc)) for _, _, doc in sheets)

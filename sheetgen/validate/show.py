@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .report import Report, SheetReport, stats
+from .report import Report, SheetReport, groups, stats
 
 
 def percent(f: float) -> str:
@@ -17,15 +17,6 @@ def percent(f: float) -> str:
         return "100"
     p = f * 100
     return "<1" if p < 1 else ">99" if p > 99 else f"{p:.0f}"
-
-
-def groups(ids: list[str]) -> list[tuple[str, list[tuple[str, int]]]]:
-    """Element ids grouped by all but their last part, in order: child.vampire.box -> 1, 2, 3 …"""
-    out: dict[str, list[tuple[str, int]]] = {}
-    for i, e in enumerate(ids):
-        head, _, last = e.rpartition(".")
-        out.setdefault(head or e, []).append((last if head else e, i))
-    return list(out.items())
 
 
 def _scores(s: SheetReport) -> Table:
@@ -79,6 +70,12 @@ def show(report: Report, console: Console | None = None) -> None:
         console.print(f"How often each of the {len(s.elements)} elements is reached (% of games, all policies)",
                       style="italic", highlight=False)
         console.print(_coverage(s))
+        short = [f"{name} {v['most']} of {v['size']}" for name, v in s.sections().items()
+                 if v["most"] is not None and v["most"] < v["size"]]
+        if short:
+            console.print(f"Sections no game filled (the most one game filled; where a section is a choice "
+                          f"of alternatives, one is all): {', '.join(short)}",
+                          style="italic", highlight=False)
         for note in s.notes:
             console.print(f"note: {note}", style="yellow", highlight=False)
     console.print()

@@ -13,6 +13,7 @@ from ...kinds import Kind, Options
 from ...scene import QR, Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ..rules_cards.source import rules_game, summary
+from .board import boonus_id, box_id, col_bar_id, row_bar_id, stash_id, stash_star_id, turn_id
 from .model import TURNS, BoogalooSheet, Sheet
 
 PRODUCT = "ghosts-love-candy-too"
@@ -85,7 +86,7 @@ def _child(pen: Pen, doc: BoogalooSheet, child, x: float, y: float, w: float, h:
     for n, box in enumerate(child.boxes, 1):
         colour = pen.candy[box.candy].colour
         left = bx + (n - 1) * (bw + gap)
-        items += [Box(left, by, bw, bh, Style(width=0.4, fill=pen.fill(colour, 0.28)), id=f"{cid}.box.{n}",
+        items += [Box(left, by, bw, bh, Style(width=0.4, fill=pen.fill(colour, 0.28)), id=box_id(child.id, n),
                       radius=1.2, writable=True),
                   pen.icon(f"die{box.die}", left + bw / 2, by + 4.3, 6.4),
                   pen.candy_icon(box.candy, left + bw / 2, by + bh - 5.2, 7.8)]
@@ -112,12 +113,12 @@ def _grid(pen: Pen, doc: BoogalooSheet, sheet: Sheet, w: float, top: float) -> t
     for r in range(g.rows):
         cy = top + r * (cell_h + GAP) + cell_h / 2 - 1.5
         items += _arrow(right + 0.6, cy, right + 3.4, cy)
-        items += _bar_circle(pen, right + 8.4, cy, f"bar.row.{r + 1}", bp)
+        items += _bar_circle(pen, right + 8.4, cy, row_bar_id(r + 1), bp)
     bottom = top + g.rows * (cell_h + GAP) - GAP
     for c in range(g.columns):
         cx = c * (cell_w + GAP) + cell_w / 2
         items += _arrow(cx, bottom + 0.6, cx, bottom + 2.6)
-        items += _bar_circle(pen, cx, bottom + 7.4, f"bar.col.{c + 1}", bp)
+        items += _bar_circle(pen, cx, bottom + 7.4, col_bar_id(c + 1), bp)
     items.append(Text(right + 8.4, bottom + 5.0, "Haunt a", 6.5, align="center", color="#444444"))
     items.append(Text(right + 8.4, bottom + 8.0, "whole row", 6.5, align="center", color="#444444"))
     items.append(Text(right + 8.4, bottom + 11.0, "or column", 6.5, align="center", color="#444444"))
@@ -135,7 +136,7 @@ def _boonus(pen: Pen, doc: BoogalooSheet, x: float, y: float, w: float) -> list[
     cy = y + 13
     for k, reward in enumerate(doc.content.boonus, 1):
         cx = x + r + (k - 1) * pitch
-        items.append(Circle(cx, cy, r, Style(width=0.45, fill="#ffffff"), id=f"boonus.{k}", writable=True))
+        items.append(Circle(cx, cy, r, Style(width=0.45, fill="#ffffff"), id=boonus_id(k), writable=True))
         if reward == "star":
             items.append(pen.icon("star", cx, cy, 7.0))
         else:
@@ -155,7 +156,7 @@ def _turns(x: float, y: float, w: float) -> list[Item]:
     pitch = min(11.0, (w - size) / (TURNS - 1))
     for t in range(1, TURNS + 1):
         bx = x + (t - 1) * pitch
-        items.append(Box(bx, y + 7, size, size, THIN, id=f"track.turn.{t}", radius=1.0, writable=True))
+        items.append(Box(bx, y + 7, size, size, THIN, id=turn_id(t), radius=1.0, writable=True))
         items.append(Text(bx + size / 2, y + 7 + size / 2 + 1.3, str(t), 9, bold=True, align="center",
                           color="#8a8a8a"))
     return items
@@ -191,14 +192,14 @@ def _stash(pen: Pen, doc: BoogalooSheet, x: float, y: float, w: float) -> tuple[
         items.append(pen.candy_icon(candy.id, x + icon_w / 2, cy, 6.6, id=f"stash.{candy.id}"))
         for k in range(1, cols + 1):
             items.append(Circle(x + icon_w + (k - 0.5) * pitch, cy, r, Style(width=0.35, fill="#ffffff"),
-                                id=f"stash.{candy.id}.{k}", writable=True))
+                                id=stash_id(candy.id, k), writable=True))
         items.append(Box(x + icon_w + cols * pitch + 2, cy - 3.5, score_w, 7.0, THIN,
                          id=f"score.stash.{candy.id}", writable=True))
     stars_y = rows_top + len(doc.content.candies) * row_h + 5.0
     n_candies = len(doc.content.candies)
     for k, need in enumerate(st.needs, 1):
         cx = x + icon_w + (k - 0.5) * pitch
-        items.append(Circle(cx, stars_y, r + 0.6, Style(width=0.45, fill="#ffffff"), id=f"stash.star.{k}",
+        items.append(Circle(cx, stars_y, r + 0.6, Style(width=0.45, fill="#ffffff"), id=stash_star_id(k),
                             writable=True))
         items.append(pen.icon("star", cx, stars_y, 2 * r + 0.4))
         text = f"all {need}" if need == n_candies else f"{need} row" + ("s" if need > 1 else "")

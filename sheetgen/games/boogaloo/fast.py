@@ -1,216 +1,61 @@
-"""Boogaloo's fast engine: the reference engine's rules, vectorised over games with numpy.
+"""Boogaloo's fast engine: the reference engine's decisions, compiled with numba, one game at a time.
 
-Each game's sheet is a few integers: the checked boxes as bits of one uint64 (box i = bit i), the
-stash as 4-bit counts per candy, `levels` as 4-bit counts of rows holding at least 1, 2, ... candies,
-and the stash stars as bits. Every game advances in lockstep: each turn, one box from the dice, then
-star after star while any game still holds one (the others sit that step out). The choices are the
-reference's (random, greedy, cover), computed for every box at once where a policy needs values.
+A sheet is a few integers per game: the checked boxes as bits of one int64 (box i = bit i), the
+candies in each stash row, the stash stars as bits, the Boo-nus rewards filled, the bars. Each
+turn takes one box from the dice (or passes), then star after star. Options come in the
+reference's order (box order) and greedy values follow policy.value, so the equality tests hold
+both engines to the same end states. Shortcuts that keep the same decisions:
+- a box's value is its candy's part (points the row gains, and a stash star: the same for every
+  box of that candy, computed once per decision) plus its child's part (progress, and on its last
+  box the Boo-nus reward and row / column bars);
+- a random pick finds its k-th legal box by bit counts instead of listing the options.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+import numba
 import numpy as np
 
 from ...validate.engine import Batch
-from .model import BOXES_PER_CHILD, TURNS
-from .rules import COVER_BONUS, K, PROGRESS_VALUE, STAR_VALUE, Board
+from .board import Board
+from .model import BOXES_PER_CHILD
+from .policy import COVER_BONUS, K, PROGRESS_VALUE, STAR_VALUE
 
-U = np.uint64
-NEG = -(1 << 30)
-CHUNK = 12  # bits looked up at once: 4096-entry tables stay in the CPU cache
-POP = np.array([bin(i).count("1") for i in range(1 << CHUNK)], np.int8)
-# SEL[CHUNK * x + k]: position of the k-th set bit (from bit 0) of the CHUNK-bit x (0 if none)
-SEL = np.zeros((1 << CHUNK, CHUNK), np.int8)
-for _x in range(1 << CHUNK):
-    for _k, _bit in enumerate(i for i in range(CHUNK) if _x >> i & 1):
-        SEL[_x, _k] = _bit
-SEL = SEL.ravel()
-LOW = U((1 << CHUNK) - 1)
-
-
-def pick_random(legal: np.ndarray, u: np.ndarray, chunks: int) -> np.ndarray:
-    """Bit number floor(u * n) among the n set bits of each `legal`, counting from bit 0: the
-    random policy's legal[floor(u * n)] in box order. The chunk of CHUNK bits holding it is the
-    number of chunk boundaries with at most k set bits below them; SEL finds it in the chunk."""
-    k = (u * np.bitwise_count(legal)).astype(np.uint8)
-    j = np.zeros(len(legal), np.uint8)
-    for c in range(1, chunks):
-        j += k >= np.bitwise_count(legal & U((1 << (CHUNK * c)) - 1))
-    sh = (j * np.uint8(CHUNK)).astype(U)
-    part = (legal >> sh) & LOW
-    kk = k - np.bitwise_count(legal & ((U(1) << sh) - U(1)))
-    return CHUNK * j.astype(np.intp) + SEL[(part * U(CHUNK) + kk).astype(np.intp)]
+jit = numba.njit(cache=True, nogil=True)
+inline = numba.njit(cache=True, nogil=True, inline="always")  # helpers: inlined where called (much faster)
+RANDOM, GREEDY, COVER = range(3)
+# cover targets: what kind of element a game aims at (policy.toward)
+T_NONE, T_BOX, T_STAR, T_CANDY, T_BOONUS, T_ROW, T_COL = range(7)
+i8 = np.int64
 
 
 class Tables:
-    """Per-sheet constants as arrays."""
+    """Per-sheet constants as arrays (see `_play` for their use)."""
 
     def __init__(self, b: Board):
         n = b.boxes
-        self.B, self.C, self.S = n, len(b.candies), len(b.points)
-        self.chunks = -(-n // CHUNK)
-        self.full = U((1 << n) - 1)
-        self.candy = np.array(b.candy, np.int64)
-        self.child = np.arange(n) // BOXES_PER_CHILD
-        row, col = self.child // b.cols, self.child % b.cols
+        if n > 62:
+            raise ValueError("the fast engine holds at most 62 boxes on a sheet")
+        self.B, self.C, self.S, self.nb = n, len(b.candies), len(b.points), len(b.boonus)
+        child = np.arange(n) // BOXES_PER_CHILD
+        row, col = child // b.cols, child % b.cols
         bit = [1 << i for i in range(n)]
-        rows = [sum(bit[i] for i in range(n) if row[i] == r) for r in range(b.rows)]
-        cols = [sum(bit[i] for i in range(n) if col[i] == c) for c in range(b.cols)]
-        self.rowmask, self.colmask = np.array(rows, U), np.array(cols, U)
-        self.row_of, self.col_of = row, col
-        self.row_rest = np.array([rows[row[i]] & ~bit[i] for i in range(n)], U)  # the row but the box
-        self.col_rest = np.array([cols[col[i]] & ~bit[i] for i in range(n)], U)
-        self.bits = np.arange(n, dtype=U)
-        self.bit = np.array(bit, U)
-        self.candy_shift = (4 * self.candy).astype(U)
-        self.child_mask = np.array([sum(bit[j] for j in range(n) if self.child[j] == self.child[i])
-                                    for i in range(n)], U)
-        self.row_mask, self.col_mask = self.rowmask[row], self.colmask[col]  # per box
-        # die_mask[a, b]: boxes a roll (a, b) may check (doubles: every box)
-        self.die_mask = np.zeros((7, 7), U)
+        self.candy = np.array(b.candy, i8)
+        self.child_mask = np.array([sum(bit[j] for j in range(n) if child[j] == child[i]) for i in range(n)], i8)
+        self.rowmask = np.array([sum(bit[i] for i in range(n) if row[i] == r) for r in range(b.rows)], i8)
+        self.colmask = np.array([sum(bit[i] for i in range(n) if col[i] == c) for c in range(b.cols)], i8)
+        self.row_of, self.col_of = row.astype(i8), col.astype(i8)
+        self.die_mask = np.zeros((7, 7), i8)
         for a in range(1, 7):
             for d in range(1, 7):
-                self.die_mask[a, d] = self.full if a == d else \
-                    sum(bit[i] for i in range(n) if b.die[i] in (a, d))
-        pts = np.array((0,) + b.points, np.int64)
-        self.points = pts  # points of a row holding k candies
-        self.gain = np.append(np.diff(pts), [0] * (16 - self.S))  # points a row gains from k to k+1 candies
-        if max(b.candy.count(c) for c in range(len(b.candies))) > 15:
-            raise ValueError("the fast engine counts at most 15 boxes of one candy on a sheet")
-        self.needs = np.array(b.needs + (1 << 20,) * (16 - self.S), np.int64)  # no star past the end
-        self.needs_u = self.needs.astype(U)
-        self.nb = len(b.boonus)
-        self.slot_star = np.array([r == "star" for r in b.boonus] + [False])
-        self.slot_bar = np.array([r == "bar" for r in b.boonus] + [False])
-        self.slot_star_u, self.slot_bar_u = self.slot_star.astype(U), self.slot_bar.astype(U)
-        self.rows, self.cols = b.rows, b.cols
-        # can a game check every box? Only then may a star find no open box (each turn and each
-        # star checks one box, and every stash column and Boo-nus reward gives at most one star)
-        self.can_fill = TURNS + self.S + self.nb >= n
+                self.die_mask[a, d] = (1 << n) - 1 if a == d else sum(bit[i] for i in range(n) if b.die[i] in (a, d))
+        self.pts = np.array((0,) + b.points, i8)  # points of a row holding k candies
+        self.needs = np.array(b.needs, i8)
+        self.slot_star = np.array([r == "star" for r in b.boonus], np.bool_)
         self.bar_points = b.bar_points
-
-
-class Games:
-    """The state of G games: one uint64 row per field, so a step played by some games only can
-    take their columns and put them back in one operation each."""
-
-    FIELDS = ("checked", "stash", "levels", "stars", "boonus", "bars", "pending", "lost_turns", "unused")
-
-    def __init__(self, t: Tables, G: int, state: np.ndarray | None = None):
-        self.t = t
-        self.G = G
-        self.s = np.zeros((len(self.FIELDS), G), U) if state is None else state
-        for i, name in enumerate(self.FIELDS):
-            setattr(self, name, self.s[i])  # views: update them in place
-
-    def take(self, g: np.ndarray) -> "Games":
-        """The games g alone (a copy), to play a step that only they take."""
-        return Games(self.t, len(g), self.s[:, g])
-
-    def put(self, g: np.ndarray, sub: "Games") -> None:
-        self.s[:, g] = sub.s
-
-    def collect(self, box: np.ndarray, act: np.ndarray | None = None) -> None:
-        """Check box[g] in every game where act[g] (every game if act is None). A stash row keeps
-        counting past its last circle (never on a shipped sheet): `counts()` stops it there, and no
-        column past the last has a star or points."""
-        t = self.t
-        one = U(1) if act is None else act.astype(U)
-        self.checked |= t.bit[box] if act is None else t.bit[box] * one
-        sh = t.candy_shift[box]
-        k = (self.stash >> sh) & U(15)  # candies in the row before
-        self.stash += one << sh
-        ksh = k << U(2)
-        self.levels += one << ksh  # one more row holds k+1 or more
-        rows = (self.levels >> ksh) & U(15)
-        star = ((~self.stars >> k) & one) & (rows >= t.needs_u[k])
-        self.stars |= star << k
-        self.pending += star
-        cm = t.child_mask[box]
-        haunt = (self.checked & cm) == cm
-        h = _rows(haunt if act is None else haunt & act)  # games that haunted a child
-        if len(h):
-            hb, slot = box[h], self.boonus[h]
-            checked = self.checked[h]
-            rm, clm = t.row_mask[hb], t.col_mask[hb]
-            self.pending[h] += t.slot_star_u[slot]
-            self.bars[h] += t.slot_bar_u[slot] + ((checked & rm) == rm) + ((checked & clm) == clm)
-            self.boonus[h] += slot < U(t.nb)
-
-    def unpacked(self):
-        """[G, B] views: box checked, candies in its row, boxes checked under its child."""
-        t = self.t
-        checked = ((self.checked[:, None] >> t.bits) & U(1)).astype(bool)
-        k = ((self.stash[:, None] >> (4 * t.candy).astype(U)) & U(15)).astype(np.int64)
-        kids = checked.reshape(self.G, -1, BOXES_PER_CHILD).sum(2)
-        return checked, k, kids[:, t.child]
-
-    def values(self, k: np.ndarray, p: np.ndarray) -> np.ndarray:
-        """Greedy's value of every box in every game (the reference's `value`), [G, B]."""
-        t = self.t
-        rows = ((self.levels[:, None] >> (4 * k).astype(U)) & U(15)).astype(np.int64)
-        free = ((self.stars[:, None] >> k.astype(U)) & U(1)) == 0
-        star = (free & (rows + 1 >= t.needs[k])).astype(np.int64)
-        haunt = p == BOXES_PER_CHILD - 1
-        c = self.checked[:, None]
-        bars = (haunt & t.slot_bar[self.boonus][:, None]).astype(np.int64) \
-            + ((c & t.row_rest) == t.row_rest) + ((c & t.col_rest) == t.col_rest)
-        stars = star + (haunt & t.slot_star[self.boonus][:, None])
-        return t.gain[k] + bars * t.bar_points + STAR_VALUE * stars + PROGRESS_VALUE * p
-
-    def counts(self) -> np.ndarray:
-        """[G, C] candies per stash row (4 bits each: low then high half of each byte)."""
-        b = self.stash.astype("<u8").view(np.uint8).reshape(self.G, 8)
-        n = np.stack([b & 15, b >> 4], 2).reshape(self.G, 16)[:, :self.t.C]
-        return np.minimum(n, np.uint8(self.t.S))
-
-
-def cover_plan(t: Tables, ids: list[str], targets: np.ndarray):
-    """Per game: a fixed [G, B] preference (box, stash circle, row, column targets), the stash
-    column whose star is aimed at (0 = none) and whether a Boo-nus reward is aimed at."""
-    static = np.zeros((len(ids), t.B), np.int64)
-    star_col = np.zeros(len(ids), np.int64)
-    boonus = np.zeros(len(ids), bool)
-    candies = [n.split(".")[1] for n in ids if n.startswith("stash.") and n.endswith(".1")
-               and not n.startswith("stash.star.")]
-    for e, name in enumerate(ids):
-        part = name.split(".")
-        if part[0] == "child":
-            static[e, e] = 1  # box ids come first, in box order
-        elif part[:2] == ["stash", "star"]:
-            star_col[e] = int(part[2])
-        elif part[0] == "stash":
-            static[e] = t.candy == candies.index(part[1])
-        elif part[0] == "boonus":
-            boonus[e] = True
-        elif part[:2] == ["bar", "row"]:
-            static[e] = t.row_of == int(part[2]) - 1
-        elif part[:2] == ["bar", "col"]:
-            static[e] = t.col_of == int(part[2]) - 1
-    on = targets >= 0
-    idx = np.where(on, targets, 0)
-    return static[idx] * on[:, None], star_col[idx] * on, boonus[idx] & on
-
-
-def choose(games: Games, legal: np.ndarray, policy: str, u: np.ndarray, plan) -> np.ndarray:
-    """The box each game picks among its legal ones (a bit mask each; 0 picks box 0, masked later)."""
-    t = games.t
-    if policy == "random":
-        return pick_random(legal, u, t.chunks)
-    _, k, p = games.unpacked()
-    v = games.values(k, p)
-    if policy == "cover":
-        static, star_col, boonus = plan
-        v = v + COVER_BONUS * (static + (k < star_col[:, None]) + boonus[:, None] * (p + 1))
-    ok = ((legal[:, None] >> t.bits) & U(1)).astype(bool)
-    return np.where(ok, v, NEG).argmax(1)
-
-
-def _rows(x: np.ndarray) -> np.ndarray:
-    """Indices where x is non-zero (np.flatnonzero for 1-d arrays, one call less)."""
-    return x.nonzero()[0]
+        self.turns = b.turns
 
 
 @lru_cache(maxsize=16)
@@ -218,68 +63,244 @@ def tables(b: Board) -> Tables:
     return Tables(b)
 
 
-def _stars(games: Games, g: np.ndarray, ids: np.ndarray, policy: str, u: np.ndarray, plan, n: int) -> None:
-    """Decision n of a turn for the games g (rows of `games`; `ids` are their numbers in the batch),
-    which each hold a star; then, for those that still hold one, decision n + 1, and so on.
-    u is the turn's [G, K] uniforms for the whole batch, plan the cover plan."""
-    if not len(g):
-        return
-    t = games.t
-    sub = games.take(g)
-    legal = ~sub.checked & t.full
-    if not t.can_fill or (legal != 0).all():
-        sub.pending -= U(1)
-        act = None
-    else:  # no open box left: the stars are lost
-        act = legal != 0
-        sub.unused += np.where(act, U(0), sub.pending)
-        sub.pending[:] = np.where(act, sub.pending - act, U(0))
-    part = plan and tuple(x[ids] for x in plan)
-    sub.collect(choose(sub, legal, policy, u[ids, n % K], part), act)
-    still = _rows(sub.pending)
-    _stars(sub, still, ids[still], policy, u, plan, n + 1)
-    games.put(g, sub)
+def cover_targets(t: Tables, ids: list[str], targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: the kind of element aimed at (T_*) and its number (box, column, candy, row ...)."""
+    kind, arg = _target_tables(tuple(ids))
+    on = targets >= 0
+    idx = np.where(on, targets, 0)
+    return np.where(on, kind[idx], T_NONE), arg[idx]
+
+
+@lru_cache(maxsize=16)
+def _target_tables(ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Per element: the kind of target it is, and its number."""
+    kind = np.zeros(len(ids), i8)
+    arg = np.zeros(len(ids), i8)
+    candies = [n.split(".")[1] for n in ids if n.startswith("stash.") and n.endswith(".1")
+               and not n.startswith("stash.star.")]
+    for e, name in enumerate(ids):
+        part = name.split(".")
+        if part[0] == "child":
+            kind[e], arg[e] = T_BOX, e  # box ids come first, in box order
+        elif part[:2] == ["stash", "star"]:
+            kind[e], arg[e] = T_STAR, int(part[2])
+        elif part[0] == "stash":
+            kind[e], arg[e] = T_CANDY, candies.index(part[1])
+        elif part[0] == "boonus":
+            kind[e] = T_BOONUS
+        elif part[:2] == ["bar", "row"]:
+            kind[e], arg[e] = T_ROW, int(part[2]) - 1
+        elif part[:2] == ["bar", "col"]:
+            kind[e], arg[e] = T_COL, int(part[2]) - 1
+    return kind, arg
+
+
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+# BIT_AT[(lowest set bit of x) * DEBRUIJN >> 58]: the position of that bit
+BIT_AT = np.zeros(64, i8)
+for _i in range(64):
+    BIT_AT[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
+@jit
+def _popcount(x):
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit
+def _lowest(x):
+    """The position of the lowest set bit of x (not 0)."""
+    low = np.uint64(x & -x)
+    return BIT_AT[(low * DEBRUIJN) >> np.uint64(58)]
+
+
+@jit
+def _nth_bit(x, k):
+    """The position of the k-th set bit of x (from bit 0)."""
+    for _ in range(k):
+        x &= x - 1
+    return _lowest(x)
+
+
+@inline
+def _choose(legal, u, pol, prog, boonus, tk, ta, candy, child, row_of, col_of, stash, cval, haunt_extra,
+            checked, rowmask, colmask, bar_points):
+    """The box a policy takes among the `legal` ones (a bit mask, not empty). cval[c]: the candy's
+    part of a box's value; haunt_extra: what the Boo-nus reward of a haunt is worth now."""
+    if pol == RANDOM:
+        return _nth_bit(legal, np.int64(u * _popcount(legal)))
+    best = -(1 << 62)
+    pick = -1
+    x = legal
+    while x:
+        b = _lowest(x)
+        x &= x - 1
+        p = prog[child[b]]
+        v = cval[candy[b]] + PROGRESS_VALUE * p
+        if p == BOXES_PER_CHILD - 1:  # the child's last box: haunted
+            after = checked | (np.int64(1) << b)
+            v += haunt_extra
+            rm = rowmask[row_of[b]]
+            if after & rm == rm:
+                v += bar_points
+            clm = colmask[col_of[b]]
+            if after & clm == clm:
+                v += bar_points
+        if pol == COVER:
+            if tk == T_BOX:
+                v += COVER_BONUS * (b == ta)
+            elif tk == T_STAR:
+                v += COVER_BONUS * (stash[candy[b]] < ta)
+            elif tk == T_CANDY:
+                v += COVER_BONUS * (candy[b] == ta)
+            elif tk == T_BOONUS:
+                v += COVER_BONUS * (p + 1)
+            elif tk == T_ROW:
+                v += COVER_BONUS * (row_of[b] == ta)
+            elif tk == T_COL:
+                v += COVER_BONUS * (col_of[b] == ta)
+        if v > best:
+            best, pick = v, b
+    return pick
+
+
+@inline
+def _values(cval, stash, levels, stars, pts, needs, S):
+    """cval[c]: points a candy c adds to its row, plus STAR_VALUE if it earns a stash star
+    (policy.value's candy part: the rows holding k + 1 after it are those already there, and it)."""
+    for c in range(cval.shape[0]):
+        k = stash[c]
+        if k >= S:
+            cval[c] = 0
+        else:
+            star = (not (stars >> k) & 1) and levels[k + 1] + 1 >= needs[k]
+            cval[c] = pts[k + 1] - pts[k] + STAR_VALUE * star
+
+
+@jit
+def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of, col_of, die_mask, pts,
+          needs, slot_star, bar_points, B, turns, out_state, out_lost, out_unused, out_reached):
+    G = dice.shape[0]
+    C, S, nb = out_state.shape[1] - 6, needs.shape[0], slot_star.shape[0]
+    R, Q = rowmask.shape[0], colmask.shape[0]
+    full = (np.int64(1) << B) - 1
+    stash = np.zeros(C, np.int64)
+    levels = np.zeros(S + 2, np.int64)  # levels[k]: rows holding k candies or more (k >= 1)
+    prog = np.zeros(B // BOXES_PER_CHILD, np.int64)  # boxes checked under each child
+    child = np.arange(B) // BOXES_PER_CHILD
+    cval = np.zeros(C, np.int64)
+    for g in range(G):
+        checked = np.int64(0)
+        stash[:] = 0
+        levels[:] = 0
+        prog[:] = 0
+        stars = np.int64(0)
+        boonus = bars = pending = lost = unused = 0
+        tk, ta = tkind[g], targ[g]
+        greedy = pol != RANDOM
+        if greedy:
+            _values(cval, stash, levels, stars, pts, needs, S)
+        for t in range(turns):
+            n = 0
+            legal = ~checked & die_mask[dice[g, t, 0], dice[g, t, 1]]
+            if legal == 0:
+                lost += 1  # a lost turn: no stars can be waiting
+                continue
+            while True:
+                extra = 0
+                if greedy and boonus < nb:
+                    extra = STAR_VALUE if slot_star[boonus] else bar_points
+                box = _choose(legal, u[g, t, n % K], pol, prog, boonus, tk, ta, candy, child, row_of, col_of,
+                              stash, cval, extra, checked, rowmask, colmask, bar_points)
+                n += 1
+                # collect (rules.State.collect)
+                checked |= np.int64(1) << box
+                c = candy[box]
+                if stash[c] < S:
+                    stash[c] += 1
+                    k = stash[c]
+                    levels[k] += 1
+                    if not (stars >> (k - 1)) & 1 and levels[k] >= needs[k - 1]:
+                        stars |= np.int64(1) << (k - 1)
+                        pending += 1
+                prog[child[box]] += 1
+                if prog[child[box]] == BOXES_PER_CHILD:
+                    if boonus < nb:
+                        if slot_star[boonus]:
+                            pending += 1
+                        else:
+                            bars += 1
+                        boonus += 1
+                    rm = rowmask[row_of[box]]
+                    if checked & rm == rm:
+                        bars += 1
+                    clm = colmask[col_of[box]]
+                    if checked & clm == clm:
+                        bars += 1
+                if greedy:
+                    _values(cval, stash, levels, stars, pts, needs, S)
+                if pending == 0:
+                    break
+                legal = ~checked & full
+                if legal == 0:  # no open box: the stars still to come are lost
+                    unused += pending
+                    pending = 0
+                    break
+                pending -= 1
+        out_state[g, 0] = checked
+        out_state[g, 1:1 + C] = stash
+        out_state[g, 1 + C] = stars
+        out_state[g, 2 + C] = boonus
+        out_state[g, 3 + C] = bars
+        out_state[g, 4 + C] = turns
+        out_state[g, 5 + C] = pending
+        out_lost[g] = lost
+        out_unused[g] = unused
+        # reached, in element_ids order: boxes, stash circles, stash stars, Boo-nus, row and
+        # column bars, turns
+        e = 0
+        for i in range(B):
+            out_reached[g, e] = (checked >> i) & 1
+            e += 1
+        for c in range(C):
+            for k in range(S):
+                out_reached[g, e] = stash[c] > k
+                e += 1
+        for k in range(S):
+            out_reached[g, e] = (stars >> k) & 1
+            e += 1
+        for k in range(nb):
+            out_reached[g, e] = boonus > k
+            e += 1
+        for r in range(R):
+            out_reached[g, e] = checked & rowmask[r] == rowmask[r]
+            e += 1
+        for q in range(Q):
+            out_reached[g, e] = checked & colmask[q] == colmask[q]
+            e += 1
+        for t in range(turns):
+            out_reached[g, e] = True
+            e += 1
 
 
 def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
     t = tables(b)
     G = len(dice)
-    games = Games(t, G)
-    plan = cover_plan(t, ids, np.asarray(targets)) if policy == "cover" else None
-    dice = np.asarray(dice, np.int8)
-    rolls = t.die_mask.ravel()[(7 * dice[:, :, 0] + dice[:, :, 1]).T]  # [T, G]: boxes each roll may check
-    u = np.asarray(u)
-    first = np.ascontiguousarray(u[:, :, 0].T)  # [T, G]: each turn's first decision
-    for turn in range(TURNS):
-        legal = ~games.checked & rolls[turn]
-        box = choose(games, legal, policy, first[turn], plan)
-        if (legal != 0).all():
-            games.collect(box)
-        else:  # a roll matching no open box checks nothing: a lost turn
-            can = legal != 0
-            games.lost_turns += ~can
-            games.collect(box, can)
-        g = _rows(games.pending)
-        _stars(games, g, g, policy, u[:, turn], plan, 1)
-    stash = games.counts()
-    E = t.B + t.C * t.S + t.S + t.nb + t.rows + t.cols + TURNS
-    reached = np.empty((E, G), bool)  # built row by row, returned transposed
-    at = 0
-    circles = (stash.T[:, None, :] > np.arange(t.S, dtype=np.uint8)[:, None]).reshape(-1, G)
-    for part in ((games.checked >> t.bits[:, None]) & U(1), circles,
-                 (games.stars >> t.bits[:t.S, None]) & U(1), games.boonus > np.arange(t.nb, dtype=U)[:, None],
-                 (games.checked & t.rowmask[:, None]) == t.rowmask[:, None],
-                 (games.checked & t.colmask[:, None]) == t.colmask[:, None]):
-        reached[at:at + part.shape[0]] = part
-        at += part.shape[0]
-    reached[at:] = True  # every turn is played
-    reached = reached.T
-    turns = np.full(G, TURNS, np.int64)
-    state = np.empty((G, t.C + 6), np.int64)
-    state[:, 0] = games.checked
-    state[:, 1:1 + t.C] = stash
-    state[:, 1 + t.C:] = np.stack([games.stars, games.boonus, games.bars, turns, games.pending], 1)
-    score = t.points[stash].sum(1) + state[:, 3 + t.C] * t.bar_points
-    return Batch(score=score, reached=reached, penalties=games.lost_turns.astype(np.int64),
-                 unused_powers=games.unused.astype(np.int64), stuck=np.zeros(G, np.int64),
-                 turns=turns, state=state)
+    pol = {"random": RANDOM, "greedy": GREEDY, "cover": COVER}[policy]
+    if pol == COVER:
+        tkind, targ = cover_targets(t, ids, np.asarray(targets))
+    else:
+        tkind, targ = np.zeros(G, i8), np.zeros(G, i8)
+    state = np.zeros((G, t.C + 6), i8)
+    lost, unused = np.zeros(G, i8), np.zeros(G, i8)
+    reached = np.empty((G, len(ids)), np.bool_)
+    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tkind, targ, t.candy,
+          t.child_mask, t.rowmask, t.colmask, t.row_of, t.col_of, t.die_mask, t.pts, t.needs, t.slot_star,
+          t.bar_points, t.B, t.turns, state, lost, unused, reached)
+    score = t.pts[state[:, 1:1 + t.C]].sum(1) + state[:, 3 + t.C] * t.bar_points
+    return Batch(score=score, reached=reached, penalties=lost, unused_powers=unused, stuck=np.zeros(G, i8),
+                 turns=np.full(G, t.turns, i8), state=state)

@@ -23,83 +23,16 @@ Readings of the rulebook where it leaves a choice (each is also stated where it 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 
 import numpy as np
 
+from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
-from .model import BOXES_PER_CHILD, TURNS, BoogalooSheet
+from .board import Board, board, element_ids, sheets
+from .model import BOXES_PER_CHILD, TURNS
+from .policy import K, policy
 
-STAR_VALUE = 6  # what the greedy policy thinks a star is worth, in points
-PROGRESS_VALUE = 2  # ... and each box already checked under the child of a box
-COVER_BONUS = 1000  # the cover policy's preference for moves toward its target
-K = 4  # decisions a turn reads from `u` (main box, then stars; more reuse the slots modulo K)
-
-
-@dataclass(frozen=True)
-class Board:
-    """The fixed facts of one sheet, as flat tuples (box i belongs to child i // 3)."""
-
-    candies: tuple[str, ...]
-    children: tuple[str, ...]
-    die: tuple[int, ...]  # per box
-    candy: tuple[int, ...]  # per box: index into candies
-    rows: int
-    cols: int
-    points: tuple[int, ...]  # per stash column
-    needs: tuple[int, ...]  # per stash column: candy rows needed for its star
-    boonus: tuple[str, ...]  # "star" / "bar", left to right
-    bar_points: int
-
-    @property
-    def boxes(self) -> int:
-        return len(self.die)
-
-    def child_of(self, box: int) -> int:
-        return box // BOXES_PER_CHILD
-
-    def row_of(self, child: int) -> int:
-        return child // self.cols
-
-    def col_of(self, child: int) -> int:
-        return child % self.cols
-
-
-def _one(doc: BoogalooSheet):
-    if len(doc.content.sheets) != 1:
-        raise ValueError(f"a Boogaloo layout with {len(doc.content.sheets)} sheets is played one sheet "
-                         "at a time: split it with RULES.sheets(doc) first")
-    return doc.content.sheets[0]
-
-
-def board(doc: BoogalooSheet) -> Board:
-    c = doc.content
-    sheet = _one(doc)
-    names = [x.id for x in c.candies]
-    boxes = [b for child in sheet.children for b in child.boxes]
-    return Board(tuple(names), tuple(ch.id for ch in sheet.children), tuple(b.die for b in boxes),
-                 tuple(names.index(b.candy) for b in boxes), c.grid.rows, c.grid.columns,
-                 tuple(c.stash.points), tuple(c.stash.needs), tuple(c.boonus), c.bar_points)
-
-
-def element_ids(doc: BoogalooSheet) -> list[str]:
-    """Every mark a player can make on the sheet, as drawn: boxes, stash circles and stars,
-    Boo-nus rewards, row and column chocolate bars, turns."""
-    b = board(doc)
-    out = [f"child.{b.children[i // 3]}.box.{i % 3 + 1}" for i in range(b.boxes)]
-    out += [f"stash.{c}.{k}" for c in b.candies for k in range(1, len(b.points) + 1)]
-    out += [f"stash.star.{k}" for k in range(1, len(b.points) + 1)]
-    out += [f"boonus.{k}" for k in range(1, len(b.boonus) + 1)]
-    out += [f"bar.row.{r}" for r in range(1, b.rows + 1)]
-    out += [f"bar.col.{c}" for c in range(1, b.cols + 1)]
-    out += [f"track.turn.{t}" for t in range(1, TURNS + 1)]
-    return out
-
-
-def sheets(doc: BoogalooSheet) -> list[tuple[str, BoogalooSheet]]:
-    """One (label, layout) per sheet, each layout holding that sheet alone."""
-    return [(s.name, doc.model_copy(update={"content": doc.content.model_copy(update={"sheets": [s]})}))
-            for s in doc.content.sheets]
+PASS = -1  # the action of a roll (or star) that has no open box to check
 
 
 class State:
@@ -120,18 +53,38 @@ class State:
         self.lost_turns = 0
         self.unused = 0
 
-    # ---- the turn ------------------------------------------------------------------------------
-    def roll(self, a: int, b: int) -> None:
+    # ---- the turn (the driver's protocol) -----------------------------------------------------
+    def is_chance_node(self) -> bool:
+        """The dice are to be rolled: no roll or star left to use this turn, game not over."""
+        return self.dice is None and not self.pending and not self.is_terminal()
+
+    def chance_outcomes(self):
+        return OUTCOMES
+
+    def apply_chance(self, dice: tuple[int, int]) -> None:
         """Someone rolls the dice; every player then takes one action with them."""
-        self.dice = (a, b)
+        assert self.is_chance_node()
+        self.dice = (int(dice[0]), int(dice[1]))
+
+    def roll(self, a: int, b: int) -> None:
+        self.apply_chance((a, b))
+
+    def clone(self) -> "State":
+        c = copy.copy(self)
+        c.checked, c.stash, c.stars = list(self.checked), list(self.stash), list(self.stars)
+        c.row_bars, c.col_bars = list(self.row_bars), list(self.col_bars)
+        return c
+
+    def turn_index(self) -> int:
+        return self.turn
 
     def phase(self) -> str:
-        """'die' (use the roll), 'star' (use a star) or 'end' (check the turn)."""
+        """'die' (use the roll), 'star' (use a star) or 'end' (the turn is over)."""
         if self.dice is not None:
             return "die"
         return "star" if self.pending else "end"
 
-    def legal_actions(self) -> list[int]:
+    def open_boxes(self) -> list[int]:
         """Boxes that may be checked now, in sheet order.
         With the dice: a box showing either die's value; on doubles, any box ("ignore the values").
         With a star: any box under any child."""
@@ -142,31 +95,35 @@ class State:
                 return [i for i in open_boxes if self.b.die[i] in (a, d)]
         return open_boxes if self.phase() != "end" else []
 
+    def legal_actions(self) -> list[int]:
+        """The open boxes, or [PASS] when there is none (a lost turn, or a lost star)."""
+        if self.phase() == "end":
+            return []
+        return self.open_boxes() or [PASS]
+
     def apply_action(self, box: int) -> None:
+        """Check a box, or PASS: with the dice nothing is checked this turn (a lost turn); with a
+        star there is no open box left, so the stars still to come are lost. Once no roll or star
+        is left, the turn is checked on the counter (the game ends after the last)."""
         assert box in self.legal_actions(), (box, self.phase())
-        if self.phase() == "die":
-            self.dice = None
+        if box == PASS:
+            if self.phase() == "die":
+                self.lost_turns += 1
+                self.dice = None
+            else:
+                self.unused += self.pending
+                self.pending = 0
         else:
-            self.pending -= 1
-        self.collect(box)
-
-    def skip(self) -> None:
-        """No legal box for the phase. Dice: nothing is checked this turn (a lost turn).
-        Star: there is no open box left, so the star is lost."""
-        if self.phase() == "die":
-            self.lost_turns += 1
-            self.dice = None
-        else:
-            self.unused += self.pending
-            self.pending = 0
-
-    def end_turn(self) -> None:
-        """Check the turn on the counter; the game ends after the 13th."""
-        assert self.phase() == "end"
-        self.turn += 1
+            if self.phase() == "die":
+                self.dice = None
+            else:
+                self.pending -= 1
+            self.collect(box)
+        if self.phase() == "end":
+            self.turn += 1
 
     def is_terminal(self) -> bool:
-        return self.turn >= TURNS
+        return self.turn >= self.b.turns
 
     # ---- what a checked box sets off -------------------------------------------------------
     def collect(self, box: int) -> None:
@@ -227,7 +184,7 @@ class State:
         out += list(self.stars)
         out += [self.boonus >= k for k in range(1, len(b.boonus) + 1)]
         out += self.row_bars + self.col_bars
-        out += [self.turn >= t for t in range(1, TURNS + 1)]
+        out += [self.turn >= t for t in range(1, b.turns + 1)]
         assert len(out) == len(ids)
         return out
 
@@ -240,72 +197,12 @@ class State:
         return [boxes, *self.stash, stars, self.boonus, self.bars, self.turn, self.pending]
 
 
-# ---- policies ------------------------------------------------------------------------------------
-def value(state: State, box: int) -> int:
-    """What greedy sees in a box: the points and stars it brings at once (tried on a copy of the
-    sheet), plus a little for the boxes already checked under its child."""
-    trial = copy.deepcopy(state)
-    trial.collect(box)
-    return ((trial.score() - state.score()) + STAR_VALUE * (trial.pending - state.pending)
-            + PROGRESS_VALUE * state.progress(state.b.child_of(box)))
+def play(b: Board, dice, u, name: str, target: str | None = None) -> State:
+    """One game through the generic driver."""
+    return drive(State(b), dice, u, policy(name, b, target))
 
 
-def toward(state: State, box: int, target: str) -> int:
-    """How much checking `box` helps reach the element `target` (cover policy; 0 = not at all)."""
-    if target is None:
-        return 0
-    b = state.b
-    part = target.split(".")
-    child = b.child_of(box)
-    if part[0] == "child":
-        return int(b.children[child] == part[1] and box % BOXES_PER_CHILD == int(part[3]) - 1)
-    if part[:2] == ["stash", "star"]:
-        return int(state.stash[b.candy[box]] < int(part[2]))
-    if part[0] == "stash":
-        return int(b.candies[b.candy[box]] == part[1])
-    if part[0] == "boonus":
-        return state.progress(child) + 1
-    if part[:2] == ["bar", "row"]:
-        return int(b.row_of(child) == int(part[2]) - 1)
-    if part[:2] == ["bar", "col"]:
-        return int(b.col_of(child) == int(part[2]) - 1)
-    return 0  # turns are reached by playing on
-
-
-def choose(state: State, legal: list[int], policy: str, u: float, target: str | None) -> int:
-    """random: legal[floor(u * n)]; greedy: the highest value, the first box on ties; cover:
-    greedy plus a large bonus for boxes that lead toward the target."""
-    if policy == "random":
-        return legal[int(u * len(legal))]
-    best, pick = None, legal[0]
-    for box in legal:
-        v = value(state, box)
-        if policy == "cover":
-            v += COVER_BONUS * toward(state, box, target)
-        if best is None or v > best:
-            best, pick = v, box
-    return pick
-
-
-def play(b: Board, dice, u, policy: str, target: str | None) -> State:
-    """One game: 13 turns of one die roll each, then every star the turn earned."""
-    s = State(b)
-    while not s.is_terminal():
-        t = s.turn
-        s.roll(int(dice[t, 0]), int(dice[t, 1]))
-        decision = 0
-        while s.phase() != "end":
-            legal = s.legal_actions()
-            if not legal:
-                s.skip()
-                continue
-            s.apply_action(choose(s, legal, policy, float(u[t, decision % K]), target))
-            decision += 1
-        s.end_turn()
-    return s
-
-
-def reference(doc: BoogalooSheet, dice, u, policy: str, targets) -> Batch:
+def reference(doc, dice, u, policy: str, targets) -> Batch:
     b = board(doc)
     ids = element_ids(doc)
     games = [play(b, dice[g], u[g], policy, ids[targets[g]] if targets[g] >= 0 else None)
@@ -319,11 +216,12 @@ def reference(doc: BoogalooSheet, dice, u, policy: str, targets) -> Batch:
                  state=np.array([s.flat() for s in games], np.int64).reshape(len(games), -1))
 
 
-def fast(doc: BoogalooSheet, dice, u, policy: str, targets) -> Batch:
+def fast(doc, dice, u, policy: str, targets) -> Batch:
     from .fast import play_fast
 
     return play_fast(board(doc), element_ids(doc), dice, u, policy, targets)
 
 
 RULES = Rules(game="boogaloo", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=fast, sheets=sheets)
+              reference=reference, fast=fast, sheets=sheets,
+              new_state=lambda doc: State(board(doc)), policy=lambda name, doc: policy(name, board(doc)))

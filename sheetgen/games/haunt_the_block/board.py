@@ -10,7 +10,6 @@ import numpy as np
 
 from .model import MOON_POWERS, SYMBOLS, HauntSheet
 
-CHILD_GAIN = 4  # greedy: what a child's space is worth against a candy's points
 FREE = -2  # plan code of a doubles write into a candy space: no die, no power, no star
 
 # A roll becomes a move in a fixed order (printed on the sheet): the Acrobat turns a die over,
@@ -139,6 +138,11 @@ class Board:
     @cached_property
     def eid(self) -> dict[str, int]:
         return {e: i for i, e in enumerate(self.element_ids)}
+
+
+def bar_ids(b: Board) -> list[str]:
+    return [f"boonus.bar.{k + 1}" for k in range(b.columns)] + \
+        ["bar.romeo_juliet", "bar.stars", "bar.pumpkins"]
 
 
 def meets(cond, combo: int | None, d: int, a: int, b: int, stars: int) -> bool:

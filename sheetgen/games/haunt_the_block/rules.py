@@ -32,13 +32,15 @@ Readings where the rulebook is silent or ambiguous (each is also in the docstrin
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
+from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
-from .board import CHILD_GAIN, COMBOS, FREE, Board, combo_powers, core_value, meets
+from .board import COMBOS, FREE, Board, bar_ids, combo_powers, core_value, meets
 from .model import MOON_POWERS, SYMBOLS, TURNS
-
-K = 2  # decisions a turn can need: move then pirate, or cross then write
+from .policy import K, policy
 
 
 class State:
@@ -215,23 +217,6 @@ class State:
             return self.empty_candy()
         return []
 
-    def value(self, action) -> int:
-        """Greedy's measure: 10 x the points a space adds (a child counts CHILD_GAIN) minus the
-        stars and powers the move spends; the pirate takes the candy adding most points; a penalty
-        crosses out the row worth least now."""
-        b = self.b
-        if self.phase in ("start", "move", "write"):
-            d, plan = (action, (FREE, 0)) if self.phase != "move" else action
-            space = action if self.phase == "start" else (self.pos + d) % b.n
-            candy = b.space_candy[space]
-            gain = self.row_gain(candy) if candy >= 0 else CHILD_GAIN
-            cost = 0 if plan[0] == FREE else len(combo_powers(plan[0])) + abs(plan[1])
-            return 10 * gain - cost
-        if self.phase == "pirate":
-            return self.row_gain(action)
-        k = self.stash[action]
-        return -(b.c.points[k - 1] if k else 0)
-
     def marks(self, action) -> set[str]:
         """Elements an action marks directly (what "cover" aims with)."""
         b = self.b
@@ -286,8 +271,32 @@ class State:
         elif self.phase == "write":
             self.phase = "move"
             self.land((self.pos + action) % b.n)
+        if self.phase == "move":  # the turn is over: the next one rolls
+            self.turn += 1
+            self.phase = "roll"
+
+    def clone(self) -> "State":
+        c = copy.copy(self)
+        for name in ("numbers", "stash", "crossed", "col_star", "boonus"):
+            setattr(c, name, list(getattr(self, name)))
+        c.unlocked, c.power_uses = dict(self.unlocked), dict(self.power_uses)
+        c.bars, c.reached = set(self.bars), set(self.reached)
+        return c
+
+    def is_chance_node(self) -> bool:
+        return self.phase == "roll" and not self.is_terminal()
+
+    def chance_outcomes(self):
+        return OUTCOMES
+
+    def turn_index(self) -> int:
+        """Turn 1 (the start) reads row 0 of the inputs and rolls no dice."""
+        return self.turn - 1
 
     def begin_turn(self, dice: tuple[int, int]) -> None:
+        self.apply_chance(dice)
+
+    def apply_chance(self, dice: tuple[int, int]) -> None:
         """Roll. With no legal move at all (stars and powers included), the penalty: cross out a
         candy circle of the final score section (that row will score 0), then write this turn's
         number in an empty candy space of your choice, collecting its candy. Reading: the rulebook's
@@ -295,7 +304,7 @@ class State:
         in any empty candy space. Once every circle is crossed, a
         penalty only costs the free choice of space. Doubles always leave a move (some candy
         space is empty), so a penalty never falls on doubles."""
-        self.dice = dice
+        self.dice = (int(dice[0]), int(dice[1]))
         self.phase = "move"
         self._moves = self.moves()
         if not self._moves:
@@ -331,37 +340,9 @@ class State:
                 + bars + [self.pumpkins, self.sweet, self.pos, self.penalties, self.tie_break()])
 
 
-def bar_ids(b: Board) -> list[str]:
-    return [f"boonus.bar.{k + 1}" for k in range(b.columns)] + \
-        ["bar.romeo_juliet", "bar.stars", "bar.pumpkins"]
-
-
-def choose(state: State, legal: list, policy: str, u: float, target: str | None):
-    """The policy's pick among legal actions (canonical order)."""
-    if policy == "random":
-        return legal[int(u * len(legal))]
-    values = [state.value(a) for a in legal]
-    if policy == "cover" and target is not None:
-        hits = [target in state.marks(a) for a in legal]
-        if any(hits):
-            values = [v if h else None for v, h in zip(values, hits)]
-    best = max(v for v in values if v is not None)
-    return legal[values.index(best)]
-
-
-def play(board: Board, dice, u, policy: str, target: str | None) -> State:
-    """One game: the start, then one roll per turn until 31 is written."""
-    s = State(board)
-    for t in range(TURNS):
-        if t:
-            s.begin_turn((int(dice[t, 0]), int(dice[t, 1])))
-        k = 0
-        while s.phase != "move" or k == 0:
-            legal = s.legal_actions()
-            s.apply_action(choose(s, legal, policy, float(u[t, k % K]), target))
-            k += 1
-        s.turn += 1
-    return s
+def play(board: Board, dice, u, name: str, target: str | None) -> State:
+    """One game through the generic driver: the start, then one roll per turn until 31 is written."""
+    return drive(State(board), dice, u, policy(name, board, target))
 
 
 def element_ids(doc) -> list[str]:
@@ -395,4 +376,5 @@ def _fast(doc, dice, u, policy, targets) -> Batch:
 
 
 RULES = Rules(game="haunt-the-block", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=_fast)
+              reference=reference, fast=_fast,
+              new_state=lambda doc: State(Board(doc)), policy=lambda name, doc: policy(name, Board(doc)))

@@ -26,7 +26,9 @@ import numba
 import numpy as np
 
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
-from .rules import BIG, K, Help, Tables, finish, helps, layout_of, tables
+from .board import Tables, finish, layout_of, tables
+from .policy import (BAT_COST, BIG, CANDY_WEIGHT, K, MOON_SCARE_STEP, PYRAMID_LEVEL, SCARE_STEP, SKULL_SCARE,
+                     SYMBOL_DONE, SYMBOL_STEP, THIRD_SCARE, Help, helps)
 
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 STAR_ACT, CAULDRON_ACT, PYRAMID_ACT = range(3)  # ACTIONS
@@ -78,8 +80,8 @@ def build(t: Tables) -> np.ndarray:
         masks = [(int(t.sym_mask[s]) >> (6 * c)) & 63 for s in range(S)]
         for f in range(64):
             for v in range(6):
-                if f >> v & 1:  # box v is free: 3 per symbol it belongs to, 30 more if it is the last
-                    symb[c, f, v] = sum(3 + (30 if bin(m & f).count("1") == 1 else 0)
+                if f >> v & 1:  # box v is free: a step per symbol it belongs to, more if it is the last
+                    symb[c, f, v] = sum(SYMBOL_STEP + (SYMBOL_DONE if bin(m & f).count("1") == 1 else 0)
                                         for m in masks if m >> v & 1)
     tab = np.zeros(1, TAB)
     r = tab[0]
@@ -156,7 +158,7 @@ def _gain(tb, s, k):
 @jit
 def _candy_value(tb, s, k):
     """Keep s.cval[k], the candy part of a box's greedy value, up to date (rules.box_value)."""
-    s.cval[k] = 10 * _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
+    s.cval[k] = CANDY_WEIGHT * _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
 
 
 @jit
@@ -178,8 +180,8 @@ def _scare_cost(s, c):
     if c == s.h_scare:
         return -BIG
     if n == 2:
-        return 40 if s.ready[SKULL] > 0 else 400
-    return 5 * (n + 1)
+        return SKULL_SCARE if s.ready[SKULL] > 0 else THIRD_SCARE
+    return SCARE_STEP * (n + 1)
 
 
 @jit
@@ -192,16 +194,16 @@ def _cauldron_value(tb, s):
     best = 0
     for i in range(tb.n_caul):
         if not (s.caul >> i) & 1:
-            best = max(best, 10 * _gain(tb, s, tb.caul[i]))
+            best = max(best, CANDY_WEIGHT * _gain(tb, s, tb.caul[i]))
     return best
 
 
 @jit
 def _pyramid_value(tb, s):
-    """rules.pyramid_value: 50 shared among the boxes left in the level being filled."""
+    """policy.pyramid_value: PYRAMID_LEVEL shared among the boxes left in the level being filled."""
     for lv in range(tb.n_lev):
         if tb.pyr_cum[lv] > s.pyr:
-            return 50 // (tb.pyr_cum[lv] - s.pyr)
+            return PYRAMID_LEVEL // (tb.pyr_cum[lv] - s.pyr)
     return 0
 
 
@@ -320,7 +322,7 @@ def _collect(tb, s, box):
         n = 1
         for k in range(6):
             if s.stash[k] < 7 and k != candy:
-                s.opts[n], s.vals[n] = k, _gain(tb, s, k) - 3 + BIG * ((s.h_cand >> k) & 1)
+                s.opts[n], s.vals[n] = k, _gain(tb, s, k) - BAT_COST + BIG * ((s.h_cand >> k) & 1)
                 n += 1
         i = _choose(s, n)
         if i > 0:
@@ -338,7 +340,7 @@ def _cauldron(tb, s):
     for i in range(tb.n_caul):
         if not (s.caul >> i) & 1:
             hit = i == s.h_cbox or (s.h_cand >> tb.caul[i]) & 1
-            s.opts[n], s.vals[n] = i, 10 * _gain(tb, s, tb.caul[i]) + (BIG if hit else 0)
+            s.opts[n], s.vals[n] = i, CANDY_WEIGHT * _gain(tb, s, tb.caul[i]) + (BIG if hit else 0)
             n += 1
     if n == 0:
         s.lost += 1
@@ -543,7 +545,7 @@ def _full_moon(tb, s, a, b):
             checked = 0
             for v in range(6):
                 checked += (s.boxes >> (6 * c + v)) & 1
-            s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(10 * sc + 6 - checked)
+            s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(MOON_SCARE_STEP * sc + 6 - checked)
             n += 1
     _scare(s, s.opts[_choose(s, n)])
 

@@ -47,282 +47,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
-from .model import BOONUS, IMMEDIATE, POWERS, TrickySheet
-
-K = 8  # uniforms per turn for the random policy (slots reused modulo K)
-BIG = 10_000  # the cover policy's bonus for an action that helps its target
-
-
-# ---- static tables (shared by both engines) ----------------------------------------------------
-
-@dataclass
-class Tables:
-    """The sheet's content as arrays. Children are indexed by their number - 1; box b is child
-    b // 6, die value b % 6 + 1. Symbols: the power symbols (child order, then left to right),
-    then one Boo-nus symbol per child, then a dummy that no box completes."""
-
-    turns: int
-    child_ids: list[str]
-    candy_ids: list[str]
-    box_candy: np.ndarray  # [36] candy index
-    n_pow: int  # power symbols
-    sym_child: np.ndarray  # [S]
-    sym_kind: np.ndarray  # [S] power index (POWERS) for powers, 6 + Boo-nus index for Boo-nus symbols
-    sym_mask: np.ndarray  # [S] int64 bit mask of linked boxes
-    sym_size: np.ndarray  # [S + 1] number of linked boxes (dummy: huge)
-    box_syms: np.ndarray  # [36, 2] symbols a box belongs to (dummy-padded)
-    boonus_len: np.ndarray  # [3] cells in each Boo-nus row
-    points: np.ndarray  # [8] points for 0..7 candies
-    rew_star: np.ndarray  # [7] bool: star (else cauldron/pyramid)
-    needs: np.ndarray  # [7]
-    cauldron: np.ndarray  # [NCa] candy index
-    pyr_cum: np.ndarray  # [L] boxes checked when each level is full
-    actions: list[str]  # Boo-nus row actions
-    points_bar: int
-    points_scared: int
-    elements: list[str] = field(default_factory=list)
-
-    @property
-    def n_sym(self) -> int:
-        return len(self.sym_child)
-
-
-def tables(doc: TrickySheet) -> Tables:
-    c = doc.content
-    kids = sorted(c.children, key=lambda ch: ch.number)
-    candy_ids = [k.id for k in c.candies]
-    box_candy = np.array([candy_ids.index(kid.boxes[v]) for kid in kids for v in range(6)], np.int64)
-    s_child, s_kind, s_mask = [], [], []
-    for i, kid in enumerate(kids):
-        for link in kid.powers:
-            s_child.append(i)
-            s_kind.append(POWERS.index(kid.power))
-            s_mask.append(sum(1 << (i * 6 + v - 1) for v in link.boxes))
-    n_pow = len(s_child)
-    for i, kid in enumerate(kids):
-        s_child.append(i)
-        s_kind.append(6 + BOONUS.index(kid.boonus.symbol))
-        s_mask.append(sum(1 << (i * 6 + v - 1) for v in kid.boonus.boxes))
-    n_sym = len(s_child)
-    sym_size = np.array([bin(m).count("1") for m in s_mask] + [1 << 30], np.int64)
-    box_syms = np.full((36, 2), n_sym, np.int64)
-    for b in range(36):
-        found = [s for s in range(n_sym) if s_mask[s] >> b & 1]
-        box_syms[b, :len(found)] = found
-    t = Tables(
-        turns=c.turns, child_ids=[k.id for k in kids], candy_ids=candy_ids, box_candy=box_candy,
-        n_pow=n_pow, sym_child=np.array(s_child, np.int64), sym_kind=np.array(s_kind, np.int64),
-        sym_mask=np.array(s_mask, np.int64), sym_size=sym_size, box_syms=box_syms,
-        boonus_len=np.array([n for _, n in c.boonus_rows()], np.int64),
-        points=np.array([0] + c.stash.points, np.int64),
-        rew_star=np.array([r.kind == "star" for r in c.stash.rewards]),
-        needs=np.array([r.needs for r in c.stash.rewards], np.int64),
-        cauldron=np.array([candy_ids.index(k) for k in c.cauldron], np.int64),
-        pyr_cum=np.cumsum(c.pyramid).astype(np.int64), actions=list(c.boonus_actions),
-        points_bar=c.points_bar, points_scared=c.points_scared)
-    t.elements = _element_ids(doc, t)
-    return t
-
-
-def _element_ids(doc: TrickySheet, t: Tables) -> list[str]:
-    c = doc.content
-    kids = sorted(c.children, key=lambda ch: ch.number)
-    out = [f"child.{k.id}.box.{v}" for k in kids for v in range(1, 7)]
-    out += [f"child.{k.id}.scare.{j}" for k in kids for j in (1, 2, 3)]
-    out += [f"child.{k.id}.power.{j}" for k in kids for j in range(1, len(k.powers) + 1)]
-    out += [f"child.{k.id}.boonus" for k in kids]
-    out += [f"stash.{cid}.{n}" for cid in t.candy_ids for n in range(1, 8)]
-    for i, r in enumerate(c.stash.rewards, 1):
-        out += [f"stash.reward.{i}.star"] if r.kind == "star" else [f"stash.reward.{i}.cauldron",
-                                                                     f"stash.reward.{i}.pyramid"]
-    out += [f"cauldron.{i}" for i in range(1, len(c.cauldron) + 1)]
-    out += [f"pyramid.{n}" for n in range(1, int(t.pyr_cum[-1]) + 1)]
-    out += [f"pyramid.bar.{lv}" for lv in range(1, len(t.pyr_cum) + 1)]
-    for s, n in c.boonus_rows():
-        out += [f"boonus.{s}.{j}" for j in range(1, n + 1)]
-    out += [f"boonus.row.{s}" for s in BOONUS]
-    out += [f"boonus.bar.{j}" for j in range(1, int(t.boonus_len.max()) + 1)]
-    out += [f"track.turn.{n}" for n in range(1, c.turns + 1)]
-    return out
-
-
-def element_ids(doc: TrickySheet) -> list[str]:
-    return tables(doc).elements
-
-
-# ---- the flat end state, and what is read from it (same code for both engines) ------------------
-# boxes 36 | scares 6 | stash 6 | unlocked n_pow | used 6 (per power) | boonus done 6 |
-# boonus count 3 | reward state 7 (0 not earned, 1 star / cauldron chosen, 2 pyramid chosen,
-# 3 waiting for the choice, 4 lost) | cauldron NCa | pyramid 1 | lost 1 | missed 1 | turn 1
-
-def layout_of(t: Tables) -> dict[str, slice]:
-    sizes = [("boxes", 36), ("scares", 6), ("stash", 6), ("unlocked", t.n_pow), ("used", 6),
-             ("boonus", 6), ("bcount", 3), ("reward", 7), ("cauldron", len(t.cauldron)),
-             ("pyramid", 1), ("lost", 1), ("missed", 1), ("turn", 1)]
-    out, at = {}, 0
-    for name, n in sizes:
-        out[name] = slice(at, at + n)
-        at += n
-    out["_size"] = slice(0, at)
-    return out
-
-
-def boonus_bars(t: Tables, state: np.ndarray) -> list[np.ndarray]:
-    """Per Boo-nus column j, [G] bool: full (every row long enough has more than j cells checked)."""
-    cnt = state[:, layout_of(t)["bcount"]]
-    out = []
-    for j in range(int(t.boonus_len.max())):
-        full = [cnt[:, s] > j for s in range(3) if t.boonus_len[s] > j]
-        out.append(np.logical_and.reduce(full) if len(full) > 1 else full[0])
-    return out
-
-
-def bars(t: Tables, state: np.ndarray) -> np.ndarray:
-    """Chocolate bars per game: full pyramid levels plus full Boo-nus columns."""
-    pyr = (state[:, layout_of(t)["pyramid"]] >= t.pyr_cum[None, :]).sum(1)
-    return pyr + np.sum(boonus_bars(t, state), axis=0)
-
-
-def scores(t: Tables, state: np.ndarray) -> np.ndarray:
-    L = layout_of(t)
-    stash = t.points[state[:, L["stash"]]].sum(1)
-    scared = (state[:, L["scares"]] >= 3).sum(1)
-    return stash + t.points_bar * bars(t, state) - t.points_scared * scared
-
-
-def tiebreak(t: Tables, state: np.ndarray) -> np.ndarray:
-    """Ties go to the stash that reaches furthest toward column 7."""
-    return state[:, layout_of(t)["stash"]].max(1)
-
-
-def _reach_spec(t: Tables):
-    """Per element, in `elements` order: the state column it reads and the least value that marks
-    it (`>=`); stash reward choices need an exact value (`==`); Boo-nus bars read several columns."""
-    cached = t.__dict__.get("_reach")
-    if cached is not None:
-        return cached
-    L = layout_of(t)
-    at = lambda k, i=0: L[k].start + i
-    cols, thr, eq, bar = [], [], [], []
-    ge = lambda c, v: (cols.append(c), thr.append(v))
-    for b in range(36):
-        ge(at("boxes", b), 1)
-    for c in range(6):
-        for j in (1, 2, 3):
-            ge(at("scares", c), j)
-    for i in range(t.n_pow):
-        ge(at("unlocked", i), 1)
-    for c in range(6):
-        ge(at("boonus", c), 1)
-    for k in range(6):
-        for n in range(1, 8):
-            ge(at("stash", k), n)
-    for i in range(7):
-        for v in ((1,) if t.rew_star[i] else (1, 2)):
-            eq.append(len(cols))
-            ge(at("reward", i), v)
-    for i in range(len(t.cauldron)):
-        ge(at("cauldron", i), 1)
-    for n in list(range(1, int(t.pyr_cum[-1]) + 1)) + [int(x) for x in t.pyr_cum]:
-        ge(at("pyramid"), n)
-    for s in range(3):
-        for n in range(1, int(t.boonus_len[s]) + 1):
-            ge(at("bcount", s), n)
-    for s in range(3):
-        ge(at("bcount", s), int(t.boonus_len[s]))
-    for j in range(int(t.boonus_len.max())):
-        bar.append(len(cols))
-        ge(at("bcount"), 0)  # placeholder, filled from every row's count
-    for n in range(1, t.turns + 1):
-        ge(at("turn"), n)
-    spec = (np.array(cols, np.intp), np.array(thr, np.int16), np.array(eq, np.intp), np.array(bar, np.intp))
-    t.__dict__["_reach"] = spec
-    return spec
-
-
-def reached(t: Tables, state: np.ndarray) -> np.ndarray:
-    """Every mark on the sheet is permanent, so what a game reached is read from its end state."""
-    cols, thr, eq, bar = _reach_spec(t)
-    v = state[:, cols]
-    out = v >= thr
-    out[:, eq] = v[:, eq] == thr[eq]
-    for e, full in zip(bar, boonus_bars(t, state)):
-        out[:, e] = full
-    return out
-
-
-def finish(t: Tables, state: np.ndarray) -> Batch:
-    L = layout_of(t)
-    unlocked = state[:, L["unlocked"]]
-    kinds = t.sym_kind[:t.n_pow]
-    per_kind = np.stack([unlocked[:, kinds == p].sum(1) for p in range(6)], axis=1)
-    optional = np.array([p not in IMMEDIATE for p in POWERS])
-    unused = ((per_kind - state[:, L["used"]]) * optional[None, :]).sum(1) + state[:, L["lost"]][:, 0]
-    return Batch(score=scores(t, state).astype(np.int64), reached=reached(t, state),
-                 penalties=state[:, L["missed"]][:, 0].astype(np.int64),  # missed collects
-                 unused_powers=unused.astype(np.int64),
-                 stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
-                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state)
-
-
-# ---- cover targets ------------------------------------------------------------------------------
-
-@dataclass
-class Help:
-    """What helps a cover game toward its target element."""
-
-    boxes: int = 0  # bit mask of helpful boxes
-    candies: int = 0  # bit mask of helpful candy types
-    scare: int = -1  # a child to scare
-    cauldron: bool = False  # prefer a cauldron when choosing
-    pyramid: bool = False
-    cauldron_box: int = -1
-    column: int = -1  # only this stash column's cauldron/pyramid choice counts (-1: any)
-
-    @property
-    def star(self) -> bool:
-        return bool(self.boxes or self.candies)
-
-
-def helps(t: Tables, e: int) -> Help:
-    if e < 0:
-        return Help()
-    name = t.elements[e]
-    part = name.split(".")
-    kids = t.child_ids
-    if part[0] == "child":
-        c = kids.index(part[1])
-        if part[2] == "box":
-            return Help(boxes=1 << (c * 6 + int(part[3]) - 1))
-        if part[2] == "scare":
-            return Help(scare=c)
-        if part[2] == "power":
-            syms = [s for s in range(t.n_pow) if t.sym_child[s] == c]
-            return Help(boxes=int(t.sym_mask[syms[int(part[3]) - 1]]))
-        return Help(boxes=int(t.sym_mask[t.n_pow + c]))
-    if part[0] == "stash" and part[1] == "reward":
-        col = int(part[2]) - 1
-        return Help(candies=63, cauldron=part[3] == "cauldron", pyramid=part[3] == "pyramid",
-                    column=col if part[3] != "star" else -1)
-    if part[0] == "stash":
-        return Help(candies=1 << t.candy_ids.index(part[1]))
-    if part[0] == "cauldron":
-        return Help(cauldron=True, cauldron_box=int(part[1]) - 1)
-    if part[0] == "pyramid":
-        return Help(pyramid=True)
-    if part[0] == "boonus":
-        if part[1] in BOONUS or part[1] == "row":
-            sym = part[2] if part[1] == "row" else part[1]
-            kind = 6 + BOONUS.index(sym)
-        else:
-            kind = None
-        mask = 0
-        for s in range(t.n_pow, t.n_sym):
-            if kind is None or t.sym_kind[s] == kind:
-                mask |= int(t.sym_mask[s])
-        return Help(boxes=mask)
-    return Help()
+from .board import Tables, element_ids, finish, scores, tables
+from .model import IMMEDIATE, POWERS, TrickyContent, TrickySheet
+from .policy import K, policy
 
 
 # ---- the reference engine -----------------------------------------------------------------------
@@ -357,6 +86,7 @@ class State:
         self.pending = {"pyramid": 0, "cauldron": 0, "row": 0, "star": 0}
         self._gen = None
         self.decision: Decision | None = None
+        self.log: list = []  # the rolls and answers so far (clone replays them)
 
     # -- questions the rules ask ------------------------------------------------------------------
     def scared(self, c: int) -> bool:
@@ -386,22 +116,48 @@ class State:
     def cauldron_open(self) -> list[int]:
         return [i for i, x in enumerate(self.cauldron) if not x]
 
-    # -- OpenSpiel-like interface -----------------------------------------------------------------
+    # -- the driver's protocol --------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.turn >= self.t.turns and self.decision is None
 
-    def roll(self, a: int, b: int) -> None:
+    def is_chance_node(self) -> bool:
+        return self.decision is None and not self.is_terminal()
+
+    def chance_outcomes(self):
+        return OUTCOMES
+
+    def turn_index(self) -> int:
+        return self.turn
+
+    def apply_chance(self, dice: tuple[int, int]) -> None:
         """Chance: the dice of the next turn."""
-        assert self.decision is None and not self.is_terminal()
-        self._gen = self._turn(a, b)
+        assert self.is_chance_node()
+        self.log.append(("roll", dice))
+        self._gen = self._turn(int(dice[0]), int(dice[1]))
         self._advance(None)
+
+    def roll(self, a: int, b: int) -> None:
+        self.apply_chance((a, b))
 
     def legal_actions(self) -> list:
         return list(self.decision.options) if self.decision else []
 
-    def apply_action(self, index: int) -> None:
-        """Answer the current decision with the option at `index` (canonical order)."""
-        self._advance(self.decision.options[index])
+    def apply_action(self, action) -> None:
+        """Answer the current decision with one of its options (a value of `legal_actions()`)."""
+        assert any(action is o or action == o for o in self.decision.options), (action, self.decision)
+        self.log.append(("act", action))
+        self._advance(action)
+
+    def apply_index(self, index: int) -> None:
+        """Answer with the option at `index` (canonical order)."""
+        self.apply_action(self.decision.options[index])
+
+    def clone(self) -> "State":
+        """The same sheet, replayed from its log (a turn in progress is a generator: not copyable)."""
+        c = State(self.t)
+        for kind, x in self.log:
+            (c.apply_chance if kind == "roll" else c.apply_action)(x)
+        return c
 
     def _advance(self, answer) -> None:
         try:
@@ -596,124 +352,9 @@ class State:
         return not self.pyramid_full()
 
 
-# ---- policies (reference side) ------------------------------------------------------------------
-
-def gain(t: Tables, st: State, k: int) -> int:
-    """Points a candy of type k adds to the stash now."""
-    n = st.stash[k]
-    return 0 if n >= 7 else int(t.points[n + 1] - t.points[n])
-
-
-def box_value(t: Tables, st: State, b: int, h: Help) -> int:
-    v = 10 * gain(t, st, int(t.box_candy[b]))
-    for s in t.box_syms[b]:
-        if not st.done[s]:
-            v += 3 + (30 if st.rem[s] == 1 else 0)
-    if h.boxes >> b & 1:
-        v += BIG
-    if h.candies >> int(t.box_candy[b]) & 1:
-        v += BIG
-    return v
-
-
-def scare_cost(t: Tables, st: State, c: int, h: Help) -> int:
-    if st.scared(c):
-        return 0
-    if c == h.scare:
-        return -BIG
-    if st.scares[c] == 2:
-        return 40 if st.ready("skull") else 400
-    return 5 * (st.scares[c] + 1)
-
-
-def cauldron_value(t: Tables, st: State, h: Help) -> int:
-    return max((10 * gain(t, st, int(t.cauldron[i])) for i in st.cauldron_open()), default=0)
-
-
-def pyramid_value(t: Tables, st: State) -> int:
-    if st.pyramid_full():
-        return 0
-    level_end = int(t.pyr_cum[np.searchsorted(t.pyr_cum, st.pyramid, side="right")])
-    return 50 // (level_end - st.pyramid)
-
-
-def values(t: Tables, st: State, d: Decision, h: Help) -> list[int]:
-    """Greedy values of the options of a decision (cover adds BIG to what helps its target)."""
-    kind, opts = d.kind, d.options
-    if kind == "plan":
-        dice = d.info["dice"]
-        return [(box_value(t, st, c * 6 + dice[i] - 1, h) if c is not None else 0)
-                - scare_cost(t, st, dice[1 - i] - 1, h) for i, c in opts]
-    if kind == "moon":
-        dice = d.info["dice"]
-        best = [max((box_value(t, st, b, h) for b in st.boxes_for(v)), default=None) for v in dice]
-        plan = max(((box_value(t, st, c * 6 + dice[i] - 1, h) - scare_cost(t, st, dice[1 - i] - 1, h))
-                    for i in (0, 1) for c in range(6) if st.available(c * 6 + dice[i] - 1)), default=None)
-        calm = [scare_cost(t, st, c, h) for c in range(6) if not st.scared(c)]
-        if best[0] is None or best[1] is None or plan is None:
-            return [1, 0]
-        moon = best[0] + best[1] - (min(calm) if calm else 0)
-        return [plan, moon]
-    if kind == "moon_collect":
-        return [box_value(t, st, c * 6 + d.info["value"] - 1, h) for c in opts]
-    if kind == "moon_scare":
-        return [BIG if c == h.scare else -(10 * st.scares[c] + 6 - child_checked(st, c)) for c in opts]
-    if kind == "skull":
-        target = d.info["target"]
-        if target is None:  # full moon: the scare is a choice, a skull only helps if every choice hurts
-            calm = [c for c in range(6) if not st.scared(c)]
-            bad = all(st.scares[c] == 2 for c in calm) and h.scare not in calm
-        else:
-            bad = st.scares[target] == 2 and target != h.scare
-        return [0, 1 if bad else -1]
-    if kind == "any_box":
-        return [box_value(t, st, b, h) for b in opts]
-    if kind == "bat":
-        candy = d.info["candy"]
-        keep = gain(t, st, candy) + (BIG if h.candies >> candy & 1 else 0)
-        return [keep] + [gain(t, st, k) - 3 + (BIG if h.candies >> k & 1 else 0) for k in opts[1:]]
-    if kind == "bone":
-        return [0] + [gain(t, st, k) + (BIG if h.candies >> k & 1 else 0) for k in opts[1:]]
-    if kind == "cauldron":
-        return [10 * gain(t, st, int(t.cauldron[i])) + (BIG if (i == h.cauldron_box or
-                h.candies >> int(t.cauldron[i]) & 1) else 0) for i in opts]
-    if kind in ("cp", "row"):
-        col = d.info.get("column", -1)
-        here = h.column in (-1, col) if kind == "cp" else h.column == -1
-        out = []
-        for o in opts:
-            if o == "star":
-                out.append(max(box_value(t, st, b, h) for b in st.any_boxes()) + (BIG if h.star else 0))
-            elif o == "cauldron":
-                out.append(cauldron_value(t, st, h) + (BIG if h.cauldron and here else 0))
-            else:
-                out.append(pyramid_value(t, st) + (BIG if h.pyramid and here else 0))
-        return out
-    raise ValueError(kind)
-
-
-def child_checked(st: State, c: int) -> int:
-    return bin(st.boxes >> (c * 6) & 63).count("1")
-
-
-def choose(t: Tables, st: State, policy: str, u: float, h: Help) -> int:
-    d = st.decision
-    if policy == "random":
-        return int(u * len(d.options))
-    vals = values(t, st, d, h)
-    return int(np.argmax(vals))  # first of the best: the canonical order breaks ties
-
-
-def play_one(t: Tables, dice: np.ndarray, u: np.ndarray, policy: str, target: int = -1) -> State:
-    st = State(t)
-    h = helps(t, target) if policy == "cover" else Help()
-    for turn in range(t.turns):
-        st.roll(int(dice[turn, 0]), int(dice[turn, 1]))
-        k = 0
-        while st.decision is not None:
-            st.apply_action(choose(t, st, policy, float(u[turn, k % K]), h))
-            k += 1
-    return st
+def play_one(t: Tables, dice: np.ndarray, u: np.ndarray, name: str, target: int = -1) -> State:
+    """One game through the generic driver."""
+    return drive(State(t), dice, u, policy(name, t, target))
 
 
 def reference(doc: TrickySheet, dice, u, policy: str, targets) -> Batch:
@@ -728,5 +369,7 @@ def fast(doc: TrickySheet, dice, u, policy: str, targets) -> Batch:
     return play(doc, dice, u, policy, targets)
 
 
-RULES = Rules(game="tricky-treats", turns=16, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=fast)
+RULES = Rules(game="tricky-treats", turns=TrickyContent.model_fields["turns"].default, choices_per_turn=K,
+              element_ids=element_ids,
+              reference=reference, fast=fast,
+              new_state=lambda doc: State(tables(doc)), policy=lambda name, doc: policy(name, tables(doc)))

@@ -1,0 +1,67 @@
+"""Boogaloo's policies and their named weights (both engines read the weights from here)."""
+
+from __future__ import annotations
+
+from ...validate.driver import lookahead, random_choice
+from .model import BOXES_PER_CHILD
+
+K = 4  # uniforms a turn reads (main box, then stars; more decisions reuse the slots modulo K)
+STAR_VALUE = 6  # what greedy thinks a star is worth, in points
+PROGRESS_VALUE = 2  # ... and each box already checked under the child of a box
+COVER_BONUS = 1000  # the cover policy's preference for moves toward its target
+
+
+def value(state, box: int) -> int:
+    """What greedy sees in a box: the points and stars it brings at once (tried on a copy of the
+    sheet), plus a little for the boxes already checked under its child. A pass is worth 0."""
+    if box < 0:
+        return 0
+    trial = state.clone()
+    trial.collect(box)
+    return ((trial.score() - state.score()) + STAR_VALUE * (trial.pending - state.pending)
+            + PROGRESS_VALUE * state.progress(state.b.child_of(box)))
+
+
+def toward(state, box: int, target: str | None) -> int:
+    """How much checking `box` helps reach the element `target` (cover policy; 0 = not at all)."""
+    if target is None or box < 0:
+        return 0
+    b = state.b
+    part = target.split(".")
+    child = b.child_of(box)
+    if part[0] == "child":
+        return int(b.children[child] == part[1] and box % BOXES_PER_CHILD == int(part[3]) - 1)
+    if part[:2] == ["stash", "star"]:
+        return int(state.stash[b.candy[box]] < int(part[2]))
+    if part[0] == "stash":
+        return int(b.candies[b.candy[box]] == part[1])
+    if part[0] == "boonus":
+        return state.progress(child) + 1
+    if part[:2] == ["bar", "row"]:
+        return int(b.row_of(child) == int(part[2]) - 1)
+    if part[:2] == ["bar", "col"]:
+        return int(b.col_of(child) == int(part[2]) - 1)
+    return 0  # turns are reached by playing on
+
+
+def greedy(state, legal: list[int], u: float, target: str | None = None) -> int:
+    """The highest value, the first box on ties; cover adds a large bonus toward its target."""
+    best, pick = None, legal[0]
+    for box in legal:
+        v = value(state, box)
+        if target is not None:
+            v += COVER_BONUS * toward(state, box, target)
+        if best is None or v > best:
+            best, pick = v, box
+    return pick
+
+
+def policy(name: str, board, target: str | None = None):
+    """choose(state, legal, u) for the driver."""
+    if name == "random":
+        return random_choice
+    if name == "greedy":
+        return greedy
+    if name == "lookahead":
+        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
+    return lambda state, legal, u: greedy(state, legal, u, target)

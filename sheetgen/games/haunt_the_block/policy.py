@@ -1,0 +1,51 @@
+"""Haunt the Block's policies and their named weights (both engines read the weights from here)."""
+
+from __future__ import annotations
+
+from ...validate.driver import lookahead, random_choice
+from .board import FREE, combo_powers
+
+K = 2  # uniforms a turn reads: move then pirate, or cross then write
+GAIN_WEIGHT = 10  # greedy: a point a space adds, against one star or power a move spends
+CHILD_GAIN = 4  # greedy: what a child's space is worth, in candy points
+
+
+def value(state, action) -> int:
+    """Greedy's measure: GAIN_WEIGHT x the points a space adds (a child counts CHILD_GAIN) minus
+    the stars and powers the move spends; the pirate takes the candy adding most points; a
+    penalty crosses out the row worth least now."""
+    b = state.b
+    if state.phase in ("start", "move", "write"):
+        d, plan = (action, (FREE, 0)) if state.phase != "move" else action
+        space = action if state.phase == "start" else (state.pos + d) % b.n
+        candy = b.space_candy[space]
+        gain = state.row_gain(candy) if candy >= 0 else CHILD_GAIN
+        cost = 0 if plan[0] == FREE else len(combo_powers(plan[0])) + abs(plan[1])
+        return GAIN_WEIGHT * gain - cost
+    if state.phase == "pirate":
+        return state.row_gain(action)
+    k = state.stash[action]
+    return -(b.c.points[k - 1] if k else 0)
+
+
+def greedy(state, legal: list, u: float, target: str | None = None):
+    """The highest value, the first in canonical order on ties; cover first keeps the actions
+    that mark its target element directly (`State.marks`)."""
+    values = [value(state, a) for a in legal]
+    if target is not None:
+        hits = [target in state.marks(a) for a in legal]
+        if any(hits):
+            values = [v if h else None for v, h in zip(values, hits)]
+    best = max(v for v in values if v is not None)
+    return legal[values.index(best)]
+
+
+def policy(name: str, board, target: str | None = None):
+    """choose(state, legal, u) for the driver."""
+    if name == "random":
+        return random_choice
+    if name == "greedy":
+        return greedy
+    if name == "lookahead":
+        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
+    return lambda state, legal, u: greedy(state, legal, u, target)

@@ -1,0 +1,223 @@
+"""Tricky Treats' static facts, read from the layout: the sheet as arrays (`Tables`), the element ids
+(the only place they are spelled), and the flat end state both engines write and the validator reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...validate.engine import Batch
+from .model import BOONUS, IMMEDIATE, POWERS, TrickySheet
+
+
+# ---- static tables (shared by both engines) ----------------------------------------------------
+
+@dataclass
+class Tables:
+    """The sheet's content as arrays. Children are indexed by their number - 1; box b is child
+    b // 6, die value b % 6 + 1. Symbols: the power symbols (child order, then left to right),
+    then one Boo-nus symbol per child, then a dummy that no box completes."""
+
+    turns: int
+    child_ids: list[str]
+    candy_ids: list[str]
+    box_candy: np.ndarray  # [36] candy index
+    n_pow: int  # power symbols
+    sym_child: np.ndarray  # [S]
+    sym_kind: np.ndarray  # [S] power index (POWERS) for powers, 6 + Boo-nus index for Boo-nus symbols
+    sym_mask: np.ndarray  # [S] int64 bit mask of linked boxes
+    sym_size: np.ndarray  # [S + 1] number of linked boxes (dummy: huge)
+    box_syms: np.ndarray  # [36, 2] symbols a box belongs to (dummy-padded)
+    boonus_len: np.ndarray  # [3] cells in each Boo-nus row
+    points: np.ndarray  # [8] points for 0..7 candies
+    rew_star: np.ndarray  # [7] bool: star (else cauldron/pyramid)
+    needs: np.ndarray  # [7]
+    cauldron: np.ndarray  # [NCa] candy index
+    pyr_cum: np.ndarray  # [L] boxes checked when each level is full
+    actions: list[str]  # Boo-nus row actions
+    points_bar: int
+    points_scared: int
+    elements: list[str] = field(default_factory=list)
+
+    @property
+    def n_sym(self) -> int:
+        return len(self.sym_child)
+
+
+def tables(doc: TrickySheet) -> Tables:
+    c = doc.content
+    kids = sorted(c.children, key=lambda ch: ch.number)
+    candy_ids = [k.id for k in c.candies]
+    box_candy = np.array([candy_ids.index(kid.boxes[v]) for kid in kids for v in range(6)], np.int64)
+    s_child, s_kind, s_mask = [], [], []
+    for i, kid in enumerate(kids):
+        for link in kid.powers:
+            s_child.append(i)
+            s_kind.append(POWERS.index(kid.power))
+            s_mask.append(sum(1 << (i * 6 + v - 1) for v in link.boxes))
+    n_pow = len(s_child)
+    for i, kid in enumerate(kids):
+        s_child.append(i)
+        s_kind.append(6 + BOONUS.index(kid.boonus.symbol))
+        s_mask.append(sum(1 << (i * 6 + v - 1) for v in kid.boonus.boxes))
+    n_sym = len(s_child)
+    sym_size = np.array([bin(m).count("1") for m in s_mask] + [1 << 30], np.int64)
+    box_syms = np.full((36, 2), n_sym, np.int64)
+    for b in range(36):
+        found = [s for s in range(n_sym) if s_mask[s] >> b & 1]
+        box_syms[b, :len(found)] = found
+    t = Tables(
+        turns=c.turns, child_ids=[k.id for k in kids], candy_ids=candy_ids, box_candy=box_candy,
+        n_pow=n_pow, sym_child=np.array(s_child, np.int64), sym_kind=np.array(s_kind, np.int64),
+        sym_mask=np.array(s_mask, np.int64), sym_size=sym_size, box_syms=box_syms,
+        boonus_len=np.array([n for _, n in c.boonus_rows()], np.int64),
+        points=np.array([0] + c.stash.points, np.int64),
+        rew_star=np.array([r.kind == "star" for r in c.stash.rewards]),
+        needs=np.array([r.needs for r in c.stash.rewards], np.int64),
+        cauldron=np.array([candy_ids.index(k) for k in c.cauldron], np.int64),
+        pyr_cum=np.cumsum(c.pyramid).astype(np.int64), actions=list(c.boonus_actions),
+        points_bar=c.points_bar, points_scared=c.points_scared)
+    t.elements = _element_ids(doc, t)
+    return t
+
+
+def _element_ids(doc: TrickySheet, t: Tables) -> list[str]:
+    c = doc.content
+    kids = sorted(c.children, key=lambda ch: ch.number)
+    out = [f"child.{k.id}.box.{v}" for k in kids for v in range(1, 7)]
+    out += [f"child.{k.id}.scare.{j}" for k in kids for j in (1, 2, 3)]
+    out += [f"child.{k.id}.power.{j}" for k in kids for j in range(1, len(k.powers) + 1)]
+    out += [f"child.{k.id}.boonus" for k in kids]
+    out += [f"stash.{cid}.{n}" for cid in t.candy_ids for n in range(1, 8)]
+    for i, r in enumerate(c.stash.rewards, 1):
+        out += [f"stash.reward.{i}.star"] if r.kind == "star" else [f"stash.reward.{i}.cauldron",
+                                                                     f"stash.reward.{i}.pyramid"]
+    out += [f"cauldron.{i}" for i in range(1, len(c.cauldron) + 1)]
+    out += [f"pyramid.{n}" for n in range(1, int(t.pyr_cum[-1]) + 1)]
+    out += [f"pyramid.bar.{lv}" for lv in range(1, len(t.pyr_cum) + 1)]
+    for s, n in c.boonus_rows():
+        out += [f"boonus.{s}.{j}" for j in range(1, n + 1)]
+    out += [f"boonus.row.{s}" for s in BOONUS]
+    out += [f"boonus.bar.{j}" for j in range(1, int(t.boonus_len.max()) + 1)]
+    out += [f"track.turn.{n}" for n in range(1, c.turns + 1)]
+    return out
+
+
+def element_ids(doc: TrickySheet) -> list[str]:
+    return tables(doc).elements
+
+
+# ---- the flat end state, and what is read from it (same code for both engines) ------------------
+# boxes 36 | scares 6 | stash 6 | unlocked n_pow | used 6 (per power) | boonus done 6 |
+# boonus count 3 | reward state 7 (0 not earned, 1 star / cauldron chosen, 2 pyramid chosen,
+# 3 waiting for the choice, 4 lost) | cauldron NCa | pyramid 1 | lost 1 | missed 1 | turn 1
+
+def layout_of(t: Tables) -> dict[str, slice]:
+    sizes = [("boxes", 36), ("scares", 6), ("stash", 6), ("unlocked", t.n_pow), ("used", 6),
+             ("boonus", 6), ("bcount", 3), ("reward", 7), ("cauldron", len(t.cauldron)),
+             ("pyramid", 1), ("lost", 1), ("missed", 1), ("turn", 1)]
+    out, at = {}, 0
+    for name, n in sizes:
+        out[name] = slice(at, at + n)
+        at += n
+    out["_size"] = slice(0, at)
+    return out
+
+
+def boonus_bars(t: Tables, state: np.ndarray) -> list[np.ndarray]:
+    """Per Boo-nus column j, [G] bool: full (every row long enough has more than j cells checked)."""
+    cnt = state[:, layout_of(t)["bcount"]]
+    out = []
+    for j in range(int(t.boonus_len.max())):
+        full = [cnt[:, s] > j for s in range(3) if t.boonus_len[s] > j]
+        out.append(np.logical_and.reduce(full) if len(full) > 1 else full[0])
+    return out
+
+
+def bars(t: Tables, state: np.ndarray) -> np.ndarray:
+    """Chocolate bars per game: full pyramid levels plus full Boo-nus columns."""
+    pyr = (state[:, layout_of(t)["pyramid"]] >= t.pyr_cum[None, :]).sum(1)
+    return pyr + np.sum(boonus_bars(t, state), axis=0)
+
+
+def scores(t: Tables, state: np.ndarray) -> np.ndarray:
+    L = layout_of(t)
+    stash = t.points[state[:, L["stash"]]].sum(1)
+    scared = (state[:, L["scares"]] >= 3).sum(1)
+    return stash + t.points_bar * bars(t, state) - t.points_scared * scared
+
+
+def tiebreak(t: Tables, state: np.ndarray) -> np.ndarray:
+    """Ties go to the stash that reaches furthest toward column 7."""
+    return state[:, layout_of(t)["stash"]].max(1)
+
+
+def _reach_spec(t: Tables):
+    """Per element, in `elements` order: the state column it reads and the least value that marks
+    it (`>=`); stash reward choices need an exact value (`==`); Boo-nus bars read several columns."""
+    cached = t.__dict__.get("_reach")
+    if cached is not None:
+        return cached
+    L = layout_of(t)
+    at = lambda k, i=0: L[k].start + i
+    cols, thr, eq, bar = [], [], [], []
+    ge = lambda c, v: (cols.append(c), thr.append(v))
+    for b in range(36):
+        ge(at("boxes", b), 1)
+    for c in range(6):
+        for j in (1, 2, 3):
+            ge(at("scares", c), j)
+    for i in range(t.n_pow):
+        ge(at("unlocked", i), 1)
+    for c in range(6):
+        ge(at("boonus", c), 1)
+    for k in range(6):
+        for n in range(1, 8):
+            ge(at("stash", k), n)
+    for i in range(7):
+        for v in ((1,) if t.rew_star[i] else (1, 2)):
+            eq.append(len(cols))
+            ge(at("reward", i), v)
+    for i in range(len(t.cauldron)):
+        ge(at("cauldron", i), 1)
+    for n in list(range(1, int(t.pyr_cum[-1]) + 1)) + [int(x) for x in t.pyr_cum]:
+        ge(at("pyramid"), n)
+    for s in range(3):
+        for n in range(1, int(t.boonus_len[s]) + 1):
+            ge(at("bcount", s), n)
+    for s in range(3):
+        ge(at("bcount", s), int(t.boonus_len[s]))
+    for j in range(int(t.boonus_len.max())):
+        bar.append(len(cols))
+        ge(at("bcount"), 0)  # placeholder, filled from every row's count
+    for n in range(1, t.turns + 1):
+        ge(at("turn"), n)
+    spec = (np.array(cols, np.intp), np.array(thr, np.int16), np.array(eq, np.intp), np.array(bar, np.intp))
+    t.__dict__["_reach"] = spec
+    return spec
+
+
+def reached(t: Tables, state: np.ndarray) -> np.ndarray:
+    """Every mark on the sheet is permanent, so what a game reached is read from its end state."""
+    cols, thr, eq, bar = _reach_spec(t)
+    v = state[:, cols]
+    out = v >= thr
+    out[:, eq] = v[:, eq] == thr[eq]
+    for e, full in zip(bar, boonus_bars(t, state)):
+        out[:, e] = full
+    return out
+
+
+def finish(t: Tables, state: np.ndarray) -> Batch:
+    L = layout_of(t)
+    unlocked = state[:, L["unlocked"]]
+    kinds = t.sym_kind[:t.n_pow]
+    per_kind = np.stack([unlocked[:, kinds == p].sum(1) for p in range(6)], axis=1)
+    optional = np.array([p not in IMMEDIATE for p in POWERS])
+    unused = ((per_kind - state[:, L["used"]]) * optional[None, :]).sum(1) + state[:, L["lost"]][:, 0]
+    return Batch(score=scores(t, state).astype(np.int64), reached=reached(t, state),
+                 penalties=state[:, L["missed"]][:, 0].astype(np.int64),  # missed collects
+                 unused_powers=unused.astype(np.int64),
+                 stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
+                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state)
