@@ -157,7 +157,7 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
                    extra={k: v for k, v in (("tiles", tiles), ("poster", poster), ("fillable", fillable),
                                             ("print_shop", print_shop), ("pod", pod)) if v})
     built = api.render(layout, out, opts)
-    report(built, as_json, to_stderr=str(out) == "-")
+    summary(built, as_json, to_stderr=str(out) == "-")
 
 
 def parse_offset(text: str) -> tuple[float, float]:
@@ -175,7 +175,7 @@ def parse_offset(text: str) -> tuple[float, float]:
     return bx, by
 
 
-def report(built, as_json: bool, to_stderr: bool = False) -> None:
+def summary(built, as_json: bool, to_stderr: bool = False) -> None:
     """The one summary line of a written file (or JSON figures); on stderr when the PDF is on stdout."""
     if as_json:
         typer.echo(json.dumps({"path": str(built.path), "pages": built.pages, "bytes": built.bytes,
@@ -393,7 +393,7 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
         built = write_booklet(product, out, paper.value)
     else:
         built = kits.write(product, out, paper.value, copies, print_shop=print_shop)
-    report(built, as_json, to_stderr=str(out) == "-")
+    summary(built, as_json, to_stderr=str(out) == "-")
 
 
 @app.command()
