@@ -290,6 +290,7 @@ def test_heatmap_of_several_sheets(tmp_path):
     (["no-such-layout"], "no layout named"),
     (["{toy}", "--sheet", "3"], "--sheet 3 is out of range"),
     (["{toy}", "--heatmap", "{tmp}"], "is a folder"),
+    (["{toy}", "--policy", "lookahead"], "has no lookahead player yet"),
     (["{toy}", "--heatmap", "{tmp}/file.yaml/heat.pdf"], "cannot write the heatmap"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, args, message):

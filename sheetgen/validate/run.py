@@ -125,6 +125,8 @@ def run(loaded: Loaded, games: int, seed: int = 0, policies: tuple[str, ...] = P
     if bad or not policies:
         raise SheetgenError(f"unknown policy '{(bad or [''])[0]}'", fix=f"use {', '.join(LADDER)}, all or ladder")
     rules = rules_of(loaded)
+    if any(p in SLOW for p in policies) and not rules.policy:
+        raise SheetgenError(f"{rules.game} has no lookahead player yet", fix=f"use {', '.join(POLICIES)} or all")
     sheets = sheets_of(loaded, rules, sheet)
     elements = tuple(tuple(rules.element_ids(doc)) for _, _, doc in sheets)
     for ids in elements:
