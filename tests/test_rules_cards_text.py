@@ -48,7 +48,7 @@ def project_texts() -> dict[str, list[str]]:
         tree = ast.parse(p.read_text(encoding="utf-8"))
         texts[str(p.relative_to(ROOT))] = [n.value for n in ast.walk(tree)
                                            if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    for p in (ROOT / "templates").glob("*"):
+    for p in (ROOT / "templates").rglob("*.*"):
         texts[str(p.relative_to(ROOT))] = [p.read_text(encoding="utf-8")]
     return texts
 
