@@ -331,11 +331,13 @@ class Engine(str, Enum):
 @app.command()
 @friendly
 def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (see 'list') or a path"),
-             games: int = typer.Option(10_000, "--games", min=1, max=100_000_000,
-                                       help="games per policy (and per sheet)"),
+             games: Optional[int] = typer.Option(None, "--games", min=1, max=100_000_000,
+                                                 help="games per policy (and per sheet, or per player "
+                                                      "count on the game mat); default 10000, mat 2000"),
              seed: int = typer.Option(0, "--seed", min=0, help="same seed, same report"),
-             policy: Policy = typer.Option(Policy.all, "--policy", help="which players to simulate: all = random, greedy, cover; ladder adds lookahead "
-                                                "(slow: the reference engine plays it)"),
+             policy: Policy = typer.Option(Policy.all, "--policy",
+                                           help="which players to simulate: all = random, greedy, cover; "
+                                                "ladder adds lookahead (slow: the reference engine plays it)"),
              engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy or compiled) or reference"),
              workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)"),
              as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),
@@ -347,12 +349,12 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
     """Play a roll-and-write sheet many times: exit 0 if completable, 1 if not, 2 on bad input."""
     from .games.run_for_your_life import race_validate as race
 
-    if race.is_race(layout):  # the game mat races meeples instead
-        raise typer.Exit(race.command(layout, games, seed, policy.value, workers, as_json, heatmap, players,
+    if race.is_race(layout):  # the game mat races meeples instead (a Python engine: fewer games)
+        raise typer.Exit(race.command(layout, games or 2_000, seed, policy.value, workers, as_json, heatmap, players,
                                       race_rules))
     from .validate.command import validate as run_validate
 
-    raise typer.Exit(run_validate(layout, games, seed, policy.value, engine.value, workers, as_json,
+    raise typer.Exit(run_validate(layout, games or 10_000, seed, policy.value, engine.value, workers, as_json,
                                   heatmap, sheet, paper.value if paper else None))
 
 
