@@ -122,3 +122,15 @@ def decision_weights(state: State, dice, greedy: Choose, rollouts: int, seed: in
             out.append((t, max(means) - min(means)))
         state.apply_action(greedy(state, legal, 0.0))
     return out
+
+
+def ladder(name: str, greedy, value, target=None) -> Choose:
+    """The named policy of a game whose greedy player is `greedy(state, legal, u, target=None)` and
+    whose move values are `value(state, action)`: random, greedy, lookahead or cover (of `target`)."""
+    if name == "random":
+        return random_choice
+    if name == "greedy":
+        return greedy
+    if name == "lookahead":
+        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
+    return lambda state, legal, u: greedy(state, legal, u, target)

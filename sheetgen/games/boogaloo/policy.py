@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...validate.driver import lookahead, random_choice
+from ...validate.driver import ladder
 from .model import BOXES_PER_CHILD
 
 K = 4  # uniforms a turn reads (main box, then stars; more decisions reuse the slots modulo K)
@@ -58,10 +58,4 @@ def greedy(state, legal: list[int], u: float, target: str | None = None) -> int:
 
 def policy(name: str, board, target: str | None = None):
     """choose(state, legal, u) for the driver."""
-    if name == "random":
-        return random_choice
-    if name == "greedy":
-        return greedy
-    if name == "lookahead":
-        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
-    return lambda state, legal, u: greedy(state, legal, u, target)
+    return ladder(name, greedy, value, target)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...validate.driver import lookahead, random_choice
+from ...validate.driver import ladder
 from .board import FREE, combo_powers
 
 K = 2  # uniforms a turn reads: move then pirate, or cross then write
@@ -42,10 +42,4 @@ def greedy(state, legal: list, u: float, target: str | None = None):
 
 def policy(name: str, board, target: str | None = None):
     """choose(state, legal, u) for the driver."""
-    if name == "random":
-        return random_choice
-    if name == "greedy":
-        return greedy
-    if name == "lookahead":
-        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
-    return lambda state, legal, u: greedy(state, legal, u, target)
+    return ladder(name, greedy, value, target)
