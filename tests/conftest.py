@@ -32,6 +32,40 @@ def run():
     return sheetgen
 
 
+def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
+    """Run `sheetgen ARGS` in this process: (exit status, stdout bytes, stderr text)."""
+    import signal
+
+    from sheetgen import cli as command, resources
+
+    resources.reset_layout_dirs()
+    old, handler = sys.argv, signal.getsignal(signal.SIGTERM)
+    sys.argv = ["sheetgen", *args]
+    try:
+        with pytest.raises(SystemExit) as done:
+            command.main()
+    finally:
+        sys.argv = old
+        signal.signal(signal.SIGTERM, handler)  # the command installs its own
+        resources.reset_layout_dirs()
+    out, err = capsysbinary.readouterr()
+    return done.value.code, out, err.decode()
+
+
+@pytest.fixture
+def main(capsysbinary, monkeypatch):
+    """`main(ARGS...)`: `sheetgen ARGS` run in this process through sheetgen.cli.main, from the
+    checkout as `run` does; returns a CompletedProcess (text output). No interpreter start-up:
+    use `run` only for what a fresh process alone shows."""
+    monkeypatch.chdir(ROOT)
+
+    def call(*args: str) -> subprocess.CompletedProcess:
+        status, out, err = cli(capsysbinary, *args)
+        return subprocess.CompletedProcess(["sheetgen", *args], status, out.decode(), err)
+
+    return call
+
+
 def render_error(layout: Path, out: Path) -> str:
     """Render a bad layout through the command line: exit 2, one line on stderr with no traceback,
     and no output file or temporary file left behind. Returns that line. The command runs in this

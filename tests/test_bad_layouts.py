@@ -55,8 +55,8 @@ def test_extends_cycle(tmp_path):
     assert "cycle" in err and "a.yaml" in err and "b.yaml" in err
 
 
-def test_unknown_layout_name(run):
-    res = run("render", "no-such-layout")
+def test_unknown_layout_name(main):
+    res = main("render", "no-such-layout")
     assert res.returncode == 2
     assert "no layout named 'no-such-layout'" in res.stderr and "gingerbread-status" in res.stderr
 
@@ -77,10 +77,10 @@ def test_letter_layout_overrides_only_paper():
     assert a4.content == letter.content
 
 
-def test_schema_lists_every_kind(run):
+def test_schema_lists_every_kind(main):
     from sheetgen.kinds import KINDS
 
-    res = run("schema")
+    res = main("schema")
     assert res.returncode == 0
     schema = json.loads(res.stdout)
     kinds = {d["properties"]["kind"]["const"] for d in schema["$defs"].values()
@@ -88,8 +88,8 @@ def test_schema_lists_every_kind(run):
     assert kinds == set(KINDS)
 
 
-def test_list_names_every_layout(run):
-    res = run("list")
+def test_list_names_every_layout(main):
+    res = main("list")
     assert res.returncode == 0
     rows = [line.split() for line in res.stdout.splitlines()]
     names = [r[0] for r in rows if r[1] != "kit"]

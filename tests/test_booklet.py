@@ -11,8 +11,6 @@ from pypdf import PdfReader
 
 from sheetgen.booklet import order, write
 
-from conftest import sheetgen
-
 PT = 72 / 25.4
 SHEET = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
 
@@ -47,7 +45,7 @@ def test_booklet_page_order_read_from_the_pdf(product, paper, pages, tmp_path):
     assert n == pages and found == want  # title page, numbered pages, blanks to fill the sheet
 
 
-def test_booklet_refuses_print_shop(tmp_path):
-    done = sheetgen("kit", "rollers", "--booklet", "--print-shop", "--out", str(tmp_path / "b.pdf"))
+def test_booklet_refuses_print_shop(tmp_path, main):
+    done = main("kit", "rollers", "--booklet", "--print-shop", "--out", str(tmp_path / "b.pdf"))
     assert done.returncode == 2 and "--booklet" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

@@ -13,7 +13,6 @@ from sheetgen import api
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Box, Circle, Line, walk
 
-from conftest import sheetgen
 
 PT = 72 / 25.4
 FILL = Options(extra={"fillable": True})
@@ -120,8 +119,8 @@ def test_filled_sheet_reads_back_and_renders(tricky, tmp_path):
     assert abs(ink(full, "stash.lollipop.2") - ink(empty, "stash.lollipop.2")) < 1
 
 
-def test_fillable_refused_where_it_does_not_apply(tmp_path):
+def test_fillable_refused_where_it_does_not_apply(tmp_path, main):
     out = tmp_path / "x.pdf"
-    done = sheetgen("render", "special-treat-cards", "--fillable", "--out", str(out))
+    done = main("render", "special-treat-cards", "--fillable", "--out", str(out))
     assert done.returncode == 2 and not out.exists()
     assert len(done.stderr.strip().splitlines()) == 1 and "--fillable" in done.stderr

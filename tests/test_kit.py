@@ -26,6 +26,11 @@ from sheetgen.paper import MM, PAPER_MM
 PRODUCTS = ["ghosts-love-candy-too", "run-for-your-life", "roll-for-your-life", "roll-and-fight",
             "rollers"]
 CASES = [(p, "a4") for p in PRODUCTS] + [(p, "letter") for p in PRODUCTS]
+# The page-by-page check (each part rendered on its own and its first page's text compared) on
+# Letter for the kits whose parts paginate differently there, so a kit numbered from its A4 parts
+# fails; the other Letter kits paginate as on A4: their bookmarks are held to the A4 kit's, their
+# paper and cover by the tests below.
+PAGE_CASES = [(p, "a4") for p in PRODUCTS] + [("run-for-your-life", "letter"), ("roll-for-your-life", "letter")]
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +81,7 @@ def test_variants_that_extend_another_layout_are_not_components():
     assert not used & {p.name for p in extending}
 
 
-@pytest.mark.parametrize("product,paper", CASES)
+@pytest.mark.parametrize("product,paper", PAGE_CASES)
 def test_kit_pages_bookmarks_and_contents(product, paper, reader):
     r = reader(product, paper)
     marks = outline(r)
@@ -111,6 +116,13 @@ def test_kit_pages_bookmarks_and_contents(product, paper, reader):
     contents = r.pages[marks[1][2] - 1].extract_text()
     listed = [(t, int(n)) for t, n in re.findall(r"^(\S.*?)(?: \.)+ (\d+)$", contents, re.M)]
     assert listed == [(t, p) for d, t, p in marks if t not in ("Rules", "Components")]
+
+
+@pytest.mark.parametrize("product", [p for p in PRODUCTS if (p, "letter") not in PAGE_CASES])
+def test_letter_kit_bookmarks_are_the_a4_kits(product, reader):
+    letter, a4 = reader(product, "letter"), reader(product, "a4")
+    assert len(letter.pages) == len(a4.pages), f"{product} paginates differently on Letter: add it to PAGE_CASES"
+    assert outline(letter) == outline(a4)
 
 
 @pytest.mark.parametrize("product,paper", CASES)

@@ -9,7 +9,6 @@ from pypdf import PdfReader
 from sheetgen import api
 from sheetgen.kinds import Options
 
-from conftest import sheetgen
 
 PT = 72 / 25.4
 
@@ -36,8 +35,8 @@ def test_one_card_a_page_fronts_and_backs_interleaved(name, cards, size, tmp_pat
         assert sum("Gingersnap" in t for t in texts[0::2]) >= 1
 
 
-def test_print_on_demand_refused_for_a_sheet(tmp_path):
+def test_print_on_demand_refused_for_a_sheet(tmp_path, main):
     out = tmp_path / "x.pdf"
-    done = sheetgen("render", "tricky-treats", "--print-on-demand", "--out", str(out))
+    done = main("render", "tricky-treats", "--print-on-demand", "--out", str(out))
     assert done.returncode == 2 and not out.exists()
     assert len(done.stderr.strip().splitlines()) == 1 and "--print-on-demand" in done.stderr

@@ -9,7 +9,7 @@ import pytest
 
 from pypdf import PdfReader
 
-from conftest import ROOT, page_mm, sheetgen
+from conftest import ROOT, page_mm
 from sheetgen.games.run_for_your_life import race
 from sheetgen.errors import SheetgenError
 from sheetgen.games.run_for_your_life.race_validate import heatmap, parse_players, play, run
@@ -206,16 +206,16 @@ def test_heatmap_is_the_mat_with_each_space_share(tmp_path):
     assert f"{report['landings'][12]:.1%}" in text and "Pink Gumball" in text
 
 
-def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path):
+def test_a_mat_without_chocolate_exits_1_naming_it(tmp_path, main):
     text = (ROOT / "layouts" / "run-for-your-life-mat.yaml").read_text()
     bad = tmp_path / "no-chocolate.yaml"
     bad.write_text(text.replace("candy: chocolate", "candy: jujube"))
-    res = sheetgen("validate", str(bad), "--games", "10", "--json")
+    res = main("validate", str(bad), "--games", "10", "--json")
     assert res.returncode == 1, res.stderr
     faults = json.loads(res.stdout)["faults"]
     assert "no space on the path shows candy 'chocolate'" in faults[0]
     assert any("card single-chocolate: no legal move from 65 spaces (space 0 (start)" in f for f in faults)
-    res = sheetgen("render", str(bad), "--out", str(tmp_path / "x.pdf"))  # rendering refuses it
+    res = main("render", str(bad), "--out", str(tmp_path / "x.pdf"))  # rendering refuses it
     assert res.returncode == 2 and "chocolate" in res.stderr and "\n" not in res.stderr.strip()
     assert not (tmp_path / "x.pdf").exists()
 

@@ -14,29 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAYOUTS
+from conftest import LAYOUTS, cli
 
 GOOD = (LAYOUTS / "gingerbread-status.yaml").read_text()
-
-
-def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
-    """Run `sheetgen ARGS` in this process: (exit status, stdout bytes, stderr text)."""
-    import signal
-
-    from sheetgen import cli as command, resources
-
-    resources.reset_layout_dirs()
-    old, handler = sys.argv, signal.getsignal(signal.SIGTERM)
-    sys.argv = ["sheetgen", *args]
-    try:
-        with pytest.raises(SystemExit) as done:
-            command.main()
-    finally:
-        sys.argv = old
-        signal.signal(signal.SIGTERM, handler)  # the command installs its own
-        resources.reset_layout_dirs()
-    out, err = capsysbinary.readouterr()
-    return done.value.code, out, err.decode()
 
 
 def one_line(capsysbinary, *args: str, out: Path | None = None) -> str:

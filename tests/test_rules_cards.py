@@ -170,8 +170,8 @@ def test_sentence_too_long_for_a_card_names_the_game(doc):
         flow(game, frame(doc.layout), doc.layout.text_size, doc.layout.min_text_size)
 
 
-def test_bad_game_name_is_one_line_error(run, tmp_path):
-    res = run("render", "rules-cards", "--game", "monopoly", "--out", str(tmp_path / "x.pdf"))
+def test_bad_game_name_is_one_line_error(main, tmp_path):
+    res = main("render", "rules-cards", "--game", "monopoly", "--out", str(tmp_path / "x.pdf"))
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "monopoly" in lines[0]
@@ -179,9 +179,9 @@ def test_bad_game_name_is_one_line_error(run, tmp_path):
     assert not (tmp_path / "x.pdf").exists()
 
 
-def test_cli_game_option(run, tmp_path):
+def test_cli_game_option(main, tmp_path):
     out = tmp_path / "b.pdf"
-    res = run("render", "rules-cards", "--game", "boogaloo", "--out", str(out))
+    res = main("render", "rules-cards", "--game", "boogaloo", "--out", str(out))
     assert res.returncode == 0, res.stderr
     assert "Boogaloo" in PdfReader(out).pages[0].extract_text()
 

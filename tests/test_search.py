@@ -160,8 +160,8 @@ def test_bad_input_is_refused_before_anything_is_written(kw, says, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-def test_cli_bad_input_is_one_line_and_exit_2(run, tmp_path):
-    res = run("search", "rollers", "--out", str(tmp_path / "o"))
+def test_cli_bad_input_is_one_line_and_exit_2(main, tmp_path):
+    res = main("search", "rollers", "--out", str(tmp_path / "o"))
     assert res.returncode == 2 and "no variants for 'rollers'" in res.stderr
     assert "\n" not in res.stderr.strip() and "Traceback" not in res.stderr and not (tmp_path / "o").exists()
 

@@ -13,7 +13,7 @@ from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import QR, walk
 
-from conftest import LAYOUTS, MM, sheetgen
+from conftest import LAYOUTS, MM
 
 BASE = "http://192.168.1.20:8000"
 
@@ -57,10 +57,10 @@ def test_a_layout_can_set_the_base_url(tmp_path):
     assert qr_data(str(path), Options()) == {"HTTP://CLUB.EXAMPLE.ORG/S/CLUB/A"}
 
 
-def test_render_and_build_take_a_base_url(tmp_path):
-    res = sheetgen("render", "gingerbread-status", "--base-url", BASE, "--out", str(tmp_path / "g.pdf"))
+def test_render_and_build_take_a_base_url(tmp_path, main):
+    res = main("render", "gingerbread-status", "--base-url", BASE, "--out", str(tmp_path / "g.pdf"))
     assert res.returncode == 0, res.stderr
-    res = sheetgen("render", "gingerbread-status", "--base-url", "nowhere", "--out", str(tmp_path / "h.pdf"))
+    res = main("render", "gingerbread-status", "--base-url", "nowhere", "--out", str(tmp_path / "h.pdf"))
     assert res.returncode == 2 and "base URL 'nowhere' is not an http(s) address" in res.stderr
     assert not (tmp_path / "h.pdf").exists()
     from sheetgen import build, kinds
@@ -157,13 +157,11 @@ def test_a_full_queue_is_answered_503_with_a_retry_time(client, monkeypatch):
     assert client.get("/s/roll-score-pad/l.c4/sheet.pdf").status_code == 200
 
 
-def test_serve_without_the_web_extra_says_how_to_install_it():
-    import subprocess
+def test_serve_without_the_web_extra_says_how_to_install_it(main, monkeypatch):
     import sys
 
-    code = ("import sys; sys.modules['uvicorn'] = None\n"  # as if the extra were not installed
-            "from sheetgen.cli import app; app(['serve'])")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the extra were not installed
+    res = main("serve")
     assert res.returncode == 2
     assert res.stderr.strip() == ("sheetgen: error: the web server is not installed (uvicorn is missing) "
                                   "(fix: pip install 'sheetgen[web]')")

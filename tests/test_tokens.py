@@ -10,7 +10,7 @@ import yaml
 from sheetgen import api
 from sheetgen.kinds import Options
 
-from conftest import LAYOUTS, sheetgen
+from conftest import LAYOUTS
 
 MM = 72 / 25.4
 GUIDE = (0.2, 0.2, 0.2)  # #333333 cut guides
@@ -73,20 +73,20 @@ def test_every_token_shows_its_name_and_points(tokens):
     assert back_text.count("SPECIAL TREAT") == 12
 
 
-def test_token_effect_too_long_names_the_token(tmp_path):
+def test_token_effect_too_long_names_the_token(tmp_path, main):
     data = yaml.safe_load((LAYOUTS / "special-treat-tokens.yaml").read_text())
     data["content"]["tokens"][1]["effect"] = "Sprinkles everywhere! " * 20
     path = tmp_path / "long.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
-    done = sheetgen("render", str(path), "--out", str(tmp_path / "x.pdf"))
+    done = main("render", str(path), "--out", str(tmp_path / "x.pdf"))
     assert done.returncode == 2
     assert "token 'More Sprinkles'" in done.stderr and "effect" in done.stderr
 
 
-def test_token_set_must_hold_twelve(tmp_path):
+def test_token_set_must_hold_twelve(tmp_path, main):
     data = yaml.safe_load((LAYOUTS / "special-treat-tokens.yaml").read_text())
     data["content"]["tokens"].pop()
     path = tmp_path / "eleven.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
-    done = sheetgen("render", str(path), "--out", str(tmp_path / "x.pdf"))
+    done = main("render", str(path), "--out", str(tmp_path / "x.pdf"))
     assert done.returncode == 2 and "add up to 11" in done.stderr
