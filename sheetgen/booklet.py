@@ -72,7 +72,9 @@ def write(product: str, out: str | Path | None = None, paper: str = "a4"):
     data = impose(booklet_pages(product, paper), paper)
     name = f"{product}-rules-booklet{'' if paper == 'a4' else '-' + paper}.pdf"
     path = Path(out) if out else Path("output") / name
-    write_atomic(path, data)
+    path = write_atomic(path, data)  # Path("-") for stdout: count from the bytes, not the file
+    import io
+
     from pypdf import PdfReader
 
-    return Built(path, len(PdfReader(path).pages), path.stat().st_size, time.perf_counter() - t0)
+    return Built(path, len(PdfReader(io.BytesIO(data)).pages), len(data), time.perf_counter() - t0)

@@ -10,6 +10,7 @@ tests/test_properties.py --hypothesis-show-statistics`.
 from __future__ import annotations
 
 import copy
+import io
 import os
 from pathlib import Path
 
@@ -188,3 +189,100 @@ def test_any_validate_options_give_a_verdict_or_one_line(capsysbinary, name, opt
         assert err.count("\n") == 1 and "Traceback" not in err, (args, err)
     else:
         assert json.loads(out)["games"] == options["games"], args
+
+
+# kit, variant and build options. A kit costs 1-3 s and a variant about 1 s, so these properties
+# draw mostly bad options (refused before any work) and run EXPENSIVE examples (default 4).
+EXPENSIVE = int(os.environ.get("SHEETGEN_PROPERTY_EXAMPLES", "4"))
+PRODUCTS = ["rollers", "ghosts-love-candy-too", "roll-and-fight", "roll-for-your-life", "run-for-your-life"]
+NEAR = ["roller", "Rollers", "rollers ", "rollers-kit", "tricky-treats", "../rollers", "rollers.yaml"]
+OUTS = ["new", "existing", "folder", "under-a-file", "-", "none"]
+
+
+def out_args(kind: str, folder: Path) -> list[str]:
+    """--out as the user may give it; "existing" holds OLD, "a-file" is a file to put things under."""
+    (folder / "existing").write_bytes(OLD)
+    (folder / "a-file").write_bytes(OLD)
+    return {"new": ["--out", str(folder / "new" / "x.pdf")], "existing": ["--out", str(folder / "existing")],
+            "folder": ["--out", str(folder)], "under-a-file": ["--out", str(folder / "a-file" / "x.pdf")],
+            "-": ["--out", "-"], "none": []}[kind]
+
+
+def check_contract(capsysbinary, folder: Path, args: list[str], allowed=(0, 2)) -> tuple[int, bytes]:
+    """Run the command in `folder`: on exit 2 one 'sheetgen: error:' line, no new or changed file."""
+    from test_robust import cli
+
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    cwd = os.getcwd()
+    os.chdir(folder)  # default outputs (output/...) land in the temporary folder
+    try:
+        status, out, err = cli(capsysbinary, *args)
+    finally:
+        os.chdir(cwd)
+    event(f"{args[0]} exit {status}")
+    assert status in allowed, (args, err)
+    assert "Traceback" not in err, (args, err)
+    if status == 2:
+        assert err.count("\n") == 1 and err.startswith("sheetgen: error:"), (args, err)
+        assert sorted(p for p in folder.rglob("*") if p.is_file()) == sorted(before), args
+        assert all(p.read_bytes() == data for p, data in before.items()), args
+    return status, out
+
+
+@settings(CHECK, max_examples=EXPENSIVE)
+@given(product=st.one_of(st.sampled_from(NEAR + NASTY), st.text(max_size=20), st.sampled_from(PRODUCTS)),
+       paper=st.sampled_from(["a4", "letter", "a5", "A4", ""]),
+       copies=st.one_of(st.integers(-2, 60), st.sampled_from(["x", "1.5", "", "nan", "1e3"])),
+       out=st.sampled_from(OUTS), print_shop=st.booleans(), booklet=st.booleans())
+def test_any_kit_options_give_a_pdf_or_one_line(tmp_path_factory, capsysbinary, product, paper, copies,
+                                               out, print_shop, booklet):
+    folder = tmp_path_factory.mktemp("kit")
+    args = ["kit", product, f"--paper={paper}", f"--copies={copies}", *out_args(out, folder)]
+    args += ["--print-shop"] * print_shop + ["--booklet"] * booklet
+    status, stdout = check_contract(capsysbinary, folder, args)
+    if status == 0:  # a real product and valid options: the PDF where asked
+        from pypdf import PdfReader
+
+        target = {"new": folder / "new" / "x.pdf", "existing": folder / "existing"}.get(out)
+        data = stdout if out == "-" else (target.read_bytes() if target else None)
+        if data is None:
+            (pdf,) = (folder / "output").glob("*.pdf")
+            data = pdf.read_bytes()
+        assert data.startswith(b"%PDF-") and len(PdfReader(io.BytesIO(data)).pages) >= 1, args
+
+
+@settings(CHECK, max_examples=EXPENSIVE)
+@given(game=st.one_of(st.sampled_from(["tricky-treats", "boogaloo", "haunt-the-block"]),
+                      st.sampled_from(["rollers", "nope", "", "Tricky-Treats", *NASTY[:6]])),
+       seed=st.one_of(st.integers(-2, 2**40), st.sampled_from(["x", "1.5", ""])),
+       count=st.sampled_from(["1", "0", "-1", "1001", "x"]),
+       band=st.sampled_from(["0.15", "nan", "inf", "-inf", "-0.1", "1.5", "x"]),
+       games=st.sampled_from(["50", "49", "0", "-5", "x"]),
+       out=st.sampled_from(["new", "existing", "under-a-file"]))
+def test_any_variant_options_give_variants_or_one_line(tmp_path_factory, capsysbinary, game, seed,
+                                                       count, band, games, out):
+    """Mostly refused options; a real variant (exit 0, or 1 when rejected) only for a real game with
+    every option valid, at 50 games."""
+    folder = tmp_path_factory.mktemp("var")
+    (folder / "existing").write_bytes(OLD)
+    (folder / "a-file").write_bytes(OLD)
+    where = {"new": folder / "new", "existing": folder / "existing", "under-a-file": folder / "a-file" / "v"}
+    args = ["variant", game, f"--seed={seed}", f"--count={count}", f"--band={band}", f"--games={games}",
+            "--workers=1", "--out", str(where[out])]
+    status, stdout = check_contract(capsysbinary, folder, args, allowed=(0, 1, 2))
+    if status == 0:
+        assert {p.suffix for p in (folder / "new").iterdir()} == {".yaml", ".pdf"}, args
+
+
+@CHECK
+@given(out=st.sampled_from(["existing", "under-a-file", "deep-under-a-file"]),
+       workers=st.sampled_from(["0", "1", "-1", "x", "1.5", ""]), force=st.booleans())
+def test_bad_build_options_give_one_line_before_any_work(tmp_path_factory, capsysbinary, out, workers, force):
+    """Only refused options: a build --out that is, or is under, a file; a bad --workers."""
+    folder = tmp_path_factory.mktemp("build")
+    (folder / "existing").write_bytes(OLD)
+    target = {"existing": folder / "existing", "under-a-file": folder / "existing" / "out",
+              "deep-under-a-file": folder / "existing" / "a" / "b"}[out]
+    args = ["build", "--out", str(target), f"--workers={workers}"] + ["--force"] * force
+    status, _ = check_contract(capsysbinary, folder, args, allowed=(2,))
+    assert status == 2
