@@ -66,12 +66,12 @@ def write(product: str, out: str | Path | None = None, paper: str = "a4"):
     import time
 
     from .api import Built
-    from .output import write_atomic
+    from .output import check_target, write_atomic
 
     t0 = time.perf_counter()
-    data = impose(booklet_pages(product, paper), paper)
     name = f"{product}-rules-booklet{'' if paper == 'a4' else '-' + paper}.pdf"
-    path = Path(out) if out else Path("output") / name
+    path = check_target(out if out else Path("output") / name)  # before any work
+    data = impose(booklet_pages(product, paper), paper)
     path = write_atomic(path, data)  # Path("-") for stdout: count from the bytes, not the file
     import io
 

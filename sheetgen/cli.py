@@ -193,12 +193,9 @@ def build(out: Path = typer.Option(Path("output"), "--out", help="output folder"
           as_json: bool = typer.Option(False, "--json", help="figures as JSON on stdout")):
     """Write every component PDF (and every kit) into output/; unchanged ones are kept."""
     from . import build as builder
+    from .output import check_folder
 
-    taken = next((p for p in (out, *out.parents) if p.exists()), None)  # before any work
-    if taken is not None and not taken.is_dir():
-        where = "is a file" if taken == out else f"is under {taken}, a file"
-        raise SheetgenError(f"the build output {where}, not a folder", file=str(out),
-                            fix="give a folder, e.g. --out output")
+    check_folder(out, "build output")  # before any work
     t0 = time.perf_counter()
     results = builder.run(out, force, workers, base_url and links.base(base_url))
     seconds = time.perf_counter() - t0

@@ -64,6 +64,17 @@ def check_target(path: str | Path) -> Path:
     return path
 
 
+
+def check_folder(path: str | Path, what: str = "output") -> Path:
+    """Refuse early an output folder that is, or is under, a file; return it."""
+    path = Path(path)
+    taken = next((p for p in (path, *path.parents) if p.exists()), None)
+    if taken is not None and not taken.is_dir():
+        where = "is a file" if taken == path else f"is under {taken}, a file"
+        raise SheetgenError(f"the {what} {where}, not a folder", file=str(path),
+                            fix="give a folder, e.g. --out output")
+    return path
+
 def _special(path: Path) -> bool:
     try:
         mode = os.stat(path).st_mode

@@ -19,7 +19,7 @@ import yaml
 from .errors import SheetgenError
 from .kinds import Loaded, Options, load, render_pages, resolve
 from .layout import load_raw
-from .output import write_atomic
+from .output import check_folder, write_atomic
 
 GAMES = ("tricky-treats", "haunt-the-block", "boogaloo")
 
@@ -178,6 +178,7 @@ def _one(args) -> Outcome | str:
 
 def make_many(game: str, seeds: list[int], out_dir: Path, s: Settings, workers: int, progress=None):
     """Variants for several seeds, one per worker process; yields Outcome or an error string."""
+    check_folder(out_dir, "variants folder")  # before the baseline's games
     baseline = baseline_mean(game, s, workers)
     jobs = [(game, seed, out_dir, s, baseline) for seed in seeds]
     if workers <= 1 or len(jobs) == 1:

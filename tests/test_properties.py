@@ -1,9 +1,10 @@
 """Property-based contract (Hypothesis): any mutation of any shipped layout, and any mix of render
 options, gives either a valid PDF or one line naming the file (and key), never a traceback, a new
-file or a changed --out file.
+file or a changed --out file. The same for the options of kit, variant and build, which must also
+refuse a bad --out before the costly work.
 
 Bounded for the normal run (SHEETGEN_PROPERTY_EXAMPLES examples per property, default 12, no
-shrinking database); run longer with e.g. `SHEETGEN_PROPERTY_EXAMPLES=500 python -m pytest -q
+shrinking database; 4 for kit and variant); run longer with e.g. `SHEETGEN_PROPERTY_EXAMPLES=500 python -m pytest -q
 tests/test_properties.py --hypothesis-show-statistics`.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import LAYOUTS
@@ -208,17 +209,29 @@ def out_args(kind: str, folder: Path) -> list[str]:
             "-": ["--out", "-"], "none": []}[kind]
 
 
-def check_contract(capsysbinary, folder: Path, args: list[str], allowed=(0, 2)) -> tuple[int, bytes]:
-    """Run the command in `folder`: on exit 2 one 'sheetgen: error:' line, no new or changed file."""
+def check_contract(capsysbinary, folder: Path, args: list[str], allowed=(0, 2), no_work=()):
+    """Run the command in `folder`: on exit 2 one 'sheetgen: error:' line, no new or changed file.
+    The functions named in `no_work` (the costly work) must not be called: refused before it."""
+    import contextlib
+    import importlib
+    from unittest import mock
+
     from test_robust import cli
 
     before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     cwd = os.getcwd()
     os.chdir(folder)  # default outputs (output/...) land in the temporary folder
     try:
-        status, out, err = cli(capsysbinary, *args)
+        with contextlib.ExitStack() as stack:
+            spies = []
+            for name in no_work:
+                module, attr = name.rsplit(".", 1)
+                real = getattr(importlib.import_module(module), attr)
+                spies.append(stack.enter_context(mock.patch(name, wraps=real)))
+            status, out, err = cli(capsysbinary, *args)
     finally:
         os.chdir(cwd)
+    assert not any(spy.called for spy in spies), (args, "work done before refusing", err)
     event(f"{args[0]} exit {status}")
     assert status in allowed, (args, err)
     assert "Traceback" not in err, (args, err)
@@ -234,12 +247,15 @@ def check_contract(capsysbinary, folder: Path, args: list[str], allowed=(0, 2)) 
        paper=st.sampled_from(["a4", "letter", "a5", "A4", ""]),
        copies=st.one_of(st.integers(-2, 60), st.sampled_from(["x", "1.5", "", "nan", "1e3"])),
        out=st.sampled_from(OUTS), print_shop=st.booleans(), booklet=st.booleans())
+@example(product="rollers", paper="a4", copies=1, out="-", print_shop=False, booklet=True)  # wrote, then failed
+@example(product="rollers", paper="a4", copies=1, out="under-a-file", print_shop=False, booklet=True)
 def test_any_kit_options_give_a_pdf_or_one_line(tmp_path_factory, capsysbinary, product, paper, copies,
                                                out, print_shop, booklet):
     folder = tmp_path_factory.mktemp("kit")
     args = ["kit", product, f"--paper={paper}", f"--copies={copies}", *out_args(out, folder)]
     args += ["--print-shop"] * print_shop + ["--booklet"] * booklet
-    status, stdout = check_contract(capsysbinary, folder, args)
+    bad_out = ("sheetgen.kit.make", "sheetgen.booklet.booklet_pages") if out in ("folder", "under-a-file") else ()
+    status, stdout = check_contract(capsysbinary, folder, args, no_work=bad_out)
     if status == 0:  # a real product and valid options: the PDF where asked
         from pypdf import PdfReader
 
@@ -259,6 +275,7 @@ def test_any_kit_options_give_a_pdf_or_one_line(tmp_path_factory, capsysbinary, 
        band=st.sampled_from(["0.15", "nan", "inf", "-inf", "-0.1", "1.5", "x"]),
        games=st.sampled_from(["50", "49", "0", "-5", "x"]),
        out=st.sampled_from(["new", "existing", "under-a-file"]))
+@example(game="boogaloo", seed=1, count="1", band="0.15", games="50", out="under-a-file")  # played first
 def test_any_variant_options_give_variants_or_one_line(tmp_path_factory, capsysbinary, game, seed,
                                                        count, band, games, out):
     """Mostly refused options; a real variant (exit 0, or 1 when rejected) only for a real game with
@@ -269,7 +286,8 @@ def test_any_variant_options_give_variants_or_one_line(tmp_path_factory, capsysb
     where = {"new": folder / "new", "existing": folder / "existing", "under-a-file": folder / "a-file" / "v"}
     args = ["variant", game, f"--seed={seed}", f"--count={count}", f"--band={band}", f"--games={games}",
             "--workers=1", "--out", str(where[out])]
-    status, stdout = check_contract(capsysbinary, folder, args, allowed=(0, 1, 2))
+    bad_out = ("sheetgen.variant.baseline_mean",) if out != "new" else ()
+    status, stdout = check_contract(capsysbinary, folder, args, allowed=(0, 1, 2), no_work=bad_out)
     if status == 0:
         assert {p.suffix for p in (folder / "new").iterdir()} == {".yaml", ".pdf"}, args
 
@@ -284,5 +302,5 @@ def test_bad_build_options_give_one_line_before_any_work(tmp_path_factory, capsy
     target = {"existing": folder / "existing", "under-a-file": folder / "existing" / "out",
               "deep-under-a-file": folder / "existing" / "a" / "b"}[out]
     args = ["build", "--out", str(target), f"--workers={workers}"] + ["--force"] * force
-    status, _ = check_contract(capsysbinary, folder, args, allowed=(2,))
+    status, _ = check_contract(capsysbinary, folder, args, allowed=(2,), no_work=("sheetgen.build.run",))
     assert status == 2
