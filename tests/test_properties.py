@@ -3,9 +3,9 @@ options, gives either a valid PDF or one line naming the file (and key), never a
 file or a changed --out file. The same for the options of kit, variant and build, which must also
 refuse a bad --out before the costly work.
 
-Bounded for the normal run (SHEETGEN_PROPERTY_EXAMPLES examples per property, default 12, no
-shrinking database; 4 for kit and variant); run longer with e.g. `SHEETGEN_PROPERTY_EXAMPLES=500 python -m pytest -q
-tests/test_properties.py --hypothesis-show-statistics`.
+Bounded for the normal run (SHEETGEN_PROPERTY_EXAMPLES examples per property, default 12, 4 for
+kit and variant; no shrinking database); run longer with e.g. `SHEETGEN_PROPERTY_EXAMPLES=500
+python -m pytest -q tests/test_properties.py --hypothesis-show-statistics`.
 """
 
 from __future__ import annotations
