@@ -127,6 +127,7 @@ def test_pdfs_are_cached_by_content_with_etags(client, tmp_path):
     ("/kit/rollers.pdf?copies=6", 422, "copies: Input should be less than or equal to 5"),
     ("/s/rollers-board/a.c20/sheet.pdf", 413, "that is 100 pages; the server makes at most 60"),
     ("/s/boogaloo/a.s9/sheet.pdf", 422, "--sheet"),
+    ("/s/boogaloo/a.n4/sheet.pdf", 422, "--per-page does not apply to 'boogaloo'"),
     ("/s/nothing/a", 404, "no layout named 'nothing'"),
     ("/s/..%2F..%2Fetc%2Fpasswd/a", 404, ""),
     ("/s/gingerbread-status/a%2F..%2F..", 404, ""),

@@ -90,12 +90,13 @@ def sheet_of(form: SheetForm) -> links.Sheet:
 
 def render_pdf(path: str, sheet: links.Sheet, base_url: str | None) -> bytes:
     from ..draw import pdf_bytes
-    from ..kinds import Options, load, render_pages
+    from ..kinds import Options, check_options, load, render_pages
 
     opts = Options(paper=sheet.paper, ink_saver=sheet.ink_saver, copies=sheet.copies,
                    per_page=sheet.per_page, sheet=sheet.sheet, game=sheet.game, base_url=base_url)
     try:
         loaded = load(path, opts)
+        check_options(loaded, opts)  # what the command line refuses, the web refuses too
         pages = render_pages(loaded, opts)
     except SheetgenError as exc:
         raise BadRequest(422, str(exc)) from None
