@@ -316,7 +316,7 @@ class DeckLayout(PageSetup):
 
 
 POD_BLEED = 3.175  # 1/8 inch: what card print-on-demand services ask for
-POD_KINDS = ("special-treat-cards", "dash-n-bash", "rules-cards", "special-treat-tokens")
+CARD_OPTIONS = frozenset({"bleed", "back_offset", "backs", "pod"})  # what a deck or token sheet reads
 
 
 def print_on_demand(opts) -> bool:
@@ -367,5 +367,5 @@ def expand(cards, count=lambda c: c.count) -> list:
     return [c for c in cards for _ in range(count(c))]
 
 
-__all__ = ["CARD_SIZES", "POD_BLEED", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "pod_pages", "card_frame", "card_para", "card_size", "expand", "grid",
+__all__ = ["CARD_OPTIONS", "CARD_SIZES", "POD_BLEED", "SAFE", "DeckLayout", "Grid", "deck_layout", "deck_pages", "pod_pages", "card_frame", "card_para", "card_size", "expand", "grid",
            "impose_cards", "round_frame"]

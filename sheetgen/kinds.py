@@ -116,7 +116,7 @@ def resolve(ref: str | Path) -> Path:
 # Options a kind must declare in Kind.options to accept; their command-line spelling.
 PER_KIND = {"sheet": "--sheet", "game": "--game", "per_page": "--per-page", "bleed": "--bleed",
             "back_offset": "--back-offset", "backs": "--no-backs"}
-EXTRA_KIND = {"tiles": "--tiles", "poster": "--poster"}  # read from Options.extra (posters)
+EXTRA_KIND = {"tiles": "--tiles", "poster": "--poster", "pod": "--print-on-demand"}  # in Options.extra
 _DEFAULTS = {"sheet": None, "game": None, "per_page": None, "bleed": None,
              "back_offset": (0.0, 0.0), "backs": True}
 

@@ -33,12 +33,6 @@ def hooks_for(kind: str, opts) -> Hooks | None:
     """The hooks `opts.extra` asks for (None when it asks for none); refuses what does not apply."""
     extra = getattr(opts, "extra", None) or {}
     fillable, shop = bool(extra.get("fillable")), bool(extra.get("print_shop"))
-    if extra.get("pod"):
-        from .cards import POD_KINDS
-
-        if kind not in POD_KINDS:
-            raise SheetgenError(f"--print-on-demand does not apply to a {kind} layout",
-                                fix=f"use it with cards or tokens: {', '.join(POD_KINDS)}")
     if not (fillable or shop):
         return None
     if fillable and shop:

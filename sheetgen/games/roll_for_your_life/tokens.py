@@ -7,7 +7,7 @@ from xml.sax.saxutils import escape
 
 from pydantic import Field, model_validator
 
-from ...cards import DeckLayout, card_para, deck_layout, deck_pages, expand, round_frame
+from ...cards import CARD_OPTIONS, DeckLayout, card_para, deck_layout, deck_pages, expand, round_frame
 from ...kinds import Kind, Options
 from ...model import HEX, Colour, Ident, IconName, LayoutFile, Strict, counts_add_up, unique_ids
 from ...scene import Circle, Icon, Item, Page, Style, Text
@@ -109,4 +109,4 @@ def pages(doc: TokenSheet, opts: Options) -> list[Page]:
 
 
 KIND = Kind("special-treat-tokens", TokenSheet, pages, product="roll-for-your-life",
-            options=frozenset({"bleed", "back_offset", "backs"}))
+            options=CARD_OPTIONS)

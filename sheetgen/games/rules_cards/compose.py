@@ -7,7 +7,7 @@ deck's edge colour, "Rules" and the game's name, so a mixed pile sorts back into
 
 from __future__ import annotations
 
-from ...cards import SAFE, card_frame, card_para, deck_layout, deck_pages
+from ...cards import CARD_OPTIONS, SAFE, card_frame, card_para, deck_layout, deck_pages
 from ...draw import text_width_mm
 from ...kinds import Kind, Options
 from ...paper import MM
@@ -113,4 +113,4 @@ def pages(doc: RulesCards, opts: Options) -> list[Page]:
 
 
 KIND = Kind("rules-cards", RulesCards, pages, product="ghosts-love-candy-too",
-            options=frozenset({"game", "bleed", "back_offset", "backs"}))
+            options=CARD_OPTIONS | {"game"})

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 from pydantic import Field, model_validator
 
-from ...cards import SAFE, DeckLayout, card_frame, card_para, deck_layout, deck_pages, expand
+from ...cards import CARD_OPTIONS, SAFE, DeckLayout, card_frame, card_para, deck_layout, deck_pages, expand
 from ...kinds import Kind, Options
 from ...model import HEX, Candy, Colour, Ident, IconName, LayoutFile, Strict, counts_add_up, unique_ids
 from ...scene import Circle, Icon, Item, Line, Page, Style, Text
@@ -142,7 +142,6 @@ def treat_pages(doc: TreatDeck, opts: Options) -> list[Page]:
     return deck_pages(lay, fronts, [back], opts, doc.title)
 
 
-CARD_OPTIONS = frozenset({"bleed", "back_offset", "backs"})
 TREAT_KIND = Kind("special-treat-cards", TreatDeck, treat_pages, product="run-for-your-life",
                   options=CARD_OPTIONS)
 
@@ -289,10 +288,10 @@ def dash_front(doc: DashDeck, card: DashCard, tsize: float = 12.5) -> list[Item]
     # character and cage cards: a big picture, a name, where to jump, and the attack bonus
     if card.type == "character":
         who = next(c for c in content.characters if c.id == card.character)
-        title, icon, colour = who.name, who.icon, who.colour
+        icon, colour = who.icon, who.colour
         rule = t.character.format(name=escape(who.name))
     else:
-        title, icon, colour = t.cage_title, "burst", "#ffd23f"
+        icon, colour = "burst", "#ffd23f"  # the title comes from _title, as for every card
         rule = t.cage
     cy = h * 0.36
     items.append(Circle(w / 2, cy, h * 0.2, Style(width=0.3, fill=_ink(lay, tint(colour, 0.3))),
