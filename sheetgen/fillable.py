@@ -21,9 +21,6 @@ from .errors import SheetgenError
 from .paper import MM
 from .scene import Box, Circle, Group, Line, Page, walk
 
-# Kinds whose sheets are written on in play.
-KINDS = ("tricky-treats", "haunt-the-block", "boogaloo", "gingerbread-status", "roll-score-pad")
-
 # Boxes a player writes a number or a name in (text fields); every other writable box and every
 # circle is marked (a checkbox).
 TEXT = re.compile(r"^(score\.|total\.|tie\.|player\.|round\.|path\.\d+$)")
@@ -54,9 +51,14 @@ class Field:
 
 
 def check_kind(kind: str) -> None:
-    if kind not in KINDS:
+    """Only sheets written on in play (the kinds a kit prints --copies times) take form fields."""
+    from .kinds import KINDS
+    from .kit import consumable
+
+    if not consumable(kind):
+        written = sorted(k for k in KINDS if consumable(k))
         raise SheetgenError(f"--fillable does not apply to a {kind} layout",
-                            fix=f"use it with a sheet written on in play: {', '.join(KINDS)}")
+                            fix=f"use it with a sheet written on in play: {', '.join(written)}")
 
 
 def _rank(kind: str, eid: str) -> int:
