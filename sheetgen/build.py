@@ -110,14 +110,21 @@ def file_sha(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
+def _layout_pages(path: Path, base_url: str | None):
+    """(Loaded, pages) of a layout file as shipped."""
+    from .kinds import Options, load, render_pages
+
+    loaded = load(path)
+    return loaded, render_pages(loaded, Options(base_url=base_url))
+
+
 def _pages(spec: tuple):
     """(title, pages) of a component: a layout file as shipped, or a part of a kit."""
     from . import kit
-    from .kinds import Options, load, render_pages
 
     if spec[0] == "layout":
-        loaded = load(spec[1])
-        return loaded.doc.title, render_pages(loaded, Options(base_url=spec[2]))
+        loaded, pages = _layout_pages(*spec[1:])
+        return loaded.doc.title, pages
     part, pages = kit.component_pages(*spec[1:])
     return part.title, pages
 
@@ -140,18 +147,17 @@ def plan(out_dir: Path, code: str, base_url: str | None = None) -> Plan:
     """Every output with its digest (scenes composed, nothing drawn)."""
     from . import kit
     from .kinds import known_layouts
-    from .layout import load_raw
 
     result = Plan()
     for path in known_layouts():
         spec = ("layout", path, base_url)
         try:  # a layout that fails costs its own output (and the kits using it), not the build
-            _, lines = load_raw(path)
-            title, pages = _pages(spec)
+            loaded, pages = _layout_pages(path, base_url)
         except SheetgenError as exc:
             result.failed[f"{path.stem}.pdf"] = str(exc)
             continue
-        result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in lines.values()}}
+        title = loaded.doc.title  # the files it was read from (with what it extends) are inputs
+        result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in loaded.lines.values()}}
         digest = sha(code, title, pickle.dumps(pages, 5))
         result.specs[digest] = spec
         result.outputs.append(Output(f"{path.stem}.pdf", digest, spec, pages=len(pages)))
