@@ -69,12 +69,11 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
 
     t0 = time.perf_counter()
     opts = opts or Options()
-    if out is not None:
-        check_target(out)
+    path = check_target(out) if out is not None else None  # before any work
     loaded = load(ref, opts)
     check_options(loaded, opts)
     hooks = hooks_for(loaded.kind.name, opts)  # refuses options the kind does not take
-    path = check_target(Path(out) if out is not None else Path("output") / default_name(loaded, opts))
+    path = path or check_target(Path("output") / default_name(loaded, opts))
     pages = render_pages(loaded, opts)  # held to the print lint
     data = pdf_bytes(pages, loaded.doc.title, hooks=hooks)
     write_atomic(path, data)

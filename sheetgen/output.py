@@ -55,24 +55,19 @@ def check_target(path: str | Path) -> Path:
     if path.is_dir():
         raise SheetgenError("the output is a folder", file=str(path),
                             fix="give a file name, e.g. out.pdf, or a path inside the folder")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise SheetgenError(f"{parent} is a file, not a folder", file=str(path),
-                                    fix="choose another output path")
-            break
+    check_folder(path.parent, f"folder {path.parent}", shown=path, fix="choose another output path")
     return path
 
 
 
-def check_folder(path: str | Path, what: str = "output") -> Path:
+def check_folder(path: str | Path, what: str = "output", shown: str | Path | None = None,
+                 fix: str = "give a folder, e.g. --out output") -> Path:
     """Refuse early an output folder that is, or is under, a file; return it."""
     path = Path(path)
     taken = next((p for p in (path, *path.parents) if p.exists()), None)
     if taken is not None and not taken.is_dir():
         where = "is a file" if taken == path else f"is under {taken}, a file"
-        raise SheetgenError(f"the {what} {where}, not a folder", file=str(path),
-                            fix="give a folder, e.g. --out output")
+        raise SheetgenError(f"the {what} {where}, not a folder", file=str(shown or path), fix=fix)
     return path
 
 def _special(path: Path) -> bool:

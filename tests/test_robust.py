@@ -66,7 +66,7 @@ def test_out_is_a_folder_or_under_a_file(capsysbinary, tmp_path):
     assert "is a folder" in one_line(capsysbinary, "render", "tricky-treats", "--out", str(tmp_path))
     write(tmp_path / "file", "x")
     err = one_line(capsysbinary, "render", "tricky-treats", "--out", str(tmp_path / "file" / "x.pdf"))
-    assert "is a file, not a folder" in err
+    assert "is a file, not a folder" in err and "x.pdf" in err
 
 
 @pytest.mark.parametrize("code, words", [(errno.EROFS, "read-only"), (errno.EACCES, "Permission"),
