@@ -19,7 +19,6 @@ import numpy as np
 from ...variant import Param
 
 DICE = 6
-POINTS = (1, 3, 6, 10, 15, 21)  # stash points of the shipped sheet's columns
 SPACE = (
     Param("boonus_length", 3, 7, 7, "rewards on the Boo-nus track (7: about what a strong game reaches)"),
     Param("boonus_stars", 1, 6, 3, "of them stars (the rest chocolate bars; a star comes first)"),
@@ -35,8 +34,8 @@ def turn(out: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:
     where = {0} | set((1 + rng.permutation(n - 1))[:stars - 1].tolist())
     out["boonus"] = ["star" if k in where else "bar" for k in range(n)]
     cols = p["stash_columns"]
-    needs = out["stash"]["needs"]
-    out["stash"] = {"points": list(POINTS[:cols]),
+    needs, points = out["stash"]["needs"], out["stash"]["points"]  # the shipped sheet's columns
+    out["stash"] = {"points": list(points[:cols]),
                     "needs": [int(np.clip(v + p["needs_shift"], 1, len(out["candies"]))) for v in needs[:cols]]}
     out["bar_points"] = p["bar_points"]
     return out
