@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..draw import text_width_mm, write_pdf
 from ..kinds import Loaded, Options
+from ..paper import SAFE_MARGIN_MM
 from ..scene import Box, Circle, Group, Icon, Item, Line, Page, Style, Text, walk
 from .report import Report
 from .run import rules_of
@@ -24,7 +25,7 @@ KEY_BOX = 2.6  # mm
 CROSS = Style(stroke="#b00000", width=0.35)
 SIZE = 6.5  # pt, the key's text
 SHADED = (Box, Circle, Icon)  # what the drawer shades
-SAFE = 6.35  # mm: printers cannot print nearer the edge
+SAFE = SAFE_MARGIN_MM  # printers cannot print nearer the edge
 BAND = KEY_BOX + 1.5  # mm the key needs above the safe edge
 LABEL = 6.0  # pt, the percentage printed on each element
 
