@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .errors import SheetgenError
+from .output import check_folder
 from .search import Plan, parse_target, search
 from .search_out import fig_text, summary, write_all
 from .search_play import backend
@@ -46,7 +47,7 @@ def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, 
     ranges = parse_ranges(space, params or [], game)
     plan.check()
     plan = plan.within(budget, 2 if skill_gap else 1)
-    out = out or Path("output/search") / f"{game}-{seed}"
+    out = check_folder(out or Path("output/search") / f"{game}-{seed}", "search output")  # before any work
     err = Console(stderr=True)
     back = backend(workers, scheduler, loaded.kind.name)
     t0 = time.perf_counter()
