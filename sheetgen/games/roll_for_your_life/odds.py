@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 PARTS = ("head", "body", "arm", "arm", "leg", "leg")
-ICONS = {"Arm": "arm", "Leg": "leg", "Peppermint Swirl": "swirl"}  # face names of the layout
+ICONS = {"cookie_arm": "arm", "cookie_leg": "leg", "peppermint": "swirl"}  # the faces' icons in the layout
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def _race(faces: list[str], players: int, rng: random.Random) -> tuple[int, int,
             return throw, p, icon, throw == 1
 
 
-def _round(faces: list[str], players: int, treats: int, rng: random.Random, tally: Counter) -> None:
+def _round(faces: list[str], players: int, rng: random.Random, tally: Counter) -> None:
     cookies = [list(PARTS) for _ in range(players)]
     shield = [False] * players
     middle = players + 1
@@ -92,14 +92,15 @@ def _round(faces: list[str], players: int, treats: int, rng: random.Random, tall
 
 
 def simulate(faces: list[str], players: int = 4, games: int = 200, seed: int = 1) -> Odds:
-    """Figures over `games` three-round games; `faces` are the six faces of each die by name
-    (Arm, Leg, Peppermint Swirl; any other name is a face that does nothing)."""
+    """Figures over `games` three-round games; `faces` are the six faces of each die by icon
+    (cookie_arm, cookie_leg, peppermint; any other is a face that does nothing), so renaming a face
+    in the layout changes nothing here."""
     faces = [ICONS.get(f, f) for f in faces]
     rng = random.Random(seed)
     tally: Counter = Counter()
     for _ in range(games):
         for _ in range(3):
-            _round(faces, players, 12, rng, tally)
+            _round(faces, players, rng, tally)
     n = tally["races"]
     return Odds(n, round(tally["throws"] / n, 2), round(tally["slow"] / n, 3),
                 round(tally["sweet"] / n, 3), round(tally["foul"] / max(1, tally["attacks"]), 3))
