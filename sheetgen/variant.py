@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +85,7 @@ class Outcome:
     pdf_path: Path
     mean: float
     baseline: float
+    report: object = field(default=None, compare=False, repr=False)  # the validator's Report
 
 
 def _base(game: str) -> tuple[dict, Loaded]:
@@ -152,7 +153,7 @@ def make(game: str, seed: int, out_dir: Path, s: Settings = Settings(), workers:
         mean = report.score_mean("greedy")
         if report.completable and abs(mean - baseline) <= s.band * abs(baseline):
             yaml_path, pdf = write(text, out_dir, name)
-            return Outcome(game, seed, vid, tries, yaml_path, pdf, mean, baseline)
+            return Outcome(game, seed, vid, tries, yaml_path, pdf, mean, baseline, report)
     raise SheetgenError(f"no completable variant of {game} within ±{s.band:.0%} of the shipped "
                         f"sheet's greedy mean after {s.max_tries} candidates (seed {seed})",
                         fix="try another --seed or a wider --band")

@@ -136,15 +136,17 @@ def make_variant(game: str, seed: int, out_dir: str, settings: variant.Settings)
     from ..validate.run import check
 
     path = Path(out_dir) / f"{game}-{seed}.yaml"
+    made = None
     try:
         if not path.exists():
             if game not in _BASELINES:
                 _BASELINES[game] = variant.baseline_mean(game, settings)
-            variant.make(game, seed, Path(out_dir), settings, baseline=_BASELINES[game])
+            made = variant.make(game, seed, Path(out_dir), settings, baseline=_BASELINES[game])
         loaded = load(path)
     except SheetgenError as exc:
         raise BadRequest(422, str(exc)) from None
-    report = check(loaded, settings.games, seed, 1)  # the games the generator played
+    # the generator's own report; a variant already on disk is played again on the same games
+    report = made.report if made else check(loaded, settings.games, seed, 1)
     return {"yaml": str(path), "id": loaded.doc.variant.id, "report": report.to_dict(),
             "mean": report.score_mean("greedy"), "baseline": _BASELINES.get(game)}
 
