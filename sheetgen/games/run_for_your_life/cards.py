@@ -184,13 +184,15 @@ class DashTexts(Strict):
     character: str = "Jump to {name} on the board."
     cage: str = "Jump to the nearest burst space."
     cage_title: str = "Candy Cage Match"
-    attack_bonus: str = "<b>Attack:</b> 2 damage to one part of your choice."
+    attack_bonus: str = "<b>Attack:</b> {damage} damage to one part of your choice."
 
 
 class DashContent(Strict):
     deck_size: int = Field(65, ge=1)
     candies: list[Candy] = Field(min_length=2)
     characters: list[Character] = []
+    bonus_damage: int = Field(2, ge=1, le=6, description="damage of a character or cage card drawn "
+                              "to attack (the race engine deals this much)")
     texts: DashTexts = DashTexts()
     back: CardBack
     cards: list[DashCard] = Field(min_length=1)
@@ -302,7 +304,7 @@ def dash_front(doc: DashDeck, card: DashCard, tsize: float = 12.5) -> list[Item]
         items.append(Icon("fist", w / 2, cy, h * 0.13, mono=lay.ink_saver))
     items.append(title_para)
     ty = cy + h * 0.2 + 2.5
-    items.append(card_para(x, ty, tw, h - SAFE - 4.5 - ty, f"{rule}<br/>{t.attack_bonus}",
+    items.append(card_para(x, ty, tw, h - SAFE - 4.5 - ty, f"{rule}<br/>{t.attack_bonus.format(damage=content.bonus_damage)}",
                            card=name, field="text", size=10, align="center", valign="middle"))
     return items
 

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from ...kinds import Kind, Options
-from ...model import HEX, Colour, Ident, LayoutFile, PageSetup, Strict
+from ...model import Ident, LayoutFile, PageSetup, Strict
 from ...scene import Box, Circle, Icon, Item, Line, Page, Style, Text
 from ...widgets import tint
 
@@ -54,7 +54,7 @@ class Bridge(Strict):
 
 class MatTexts(Strict):
     title: str = "RUN FOR YOUR LIFE, CANDYMAN!"
-    zone: str = "DANGER ZONE: the Twins attack you 4 times at the start of each of your turns here"
+    zone: str = "DANGER ZONE: the Twins attack you {attacks} times at the start of each of your turns here"
     finish: str = "FINISH"
     bridge: str = "bridge: fall back to {exit}"
     cage: str = "CAGE MATCH"
@@ -74,6 +74,8 @@ class MatContent(Strict):
     path: list[Space] = Field(min_length=20)
     bridges: list[Bridge] = []
     danger_zone: int = Field(9, ge=1, le=20, description="the last spaces where the Twins attack")
+    twin_attacks: int = Field(4, ge=1, le=8, description="attacks of the Twins at the start of each "
+                              "turn in the Danger Zone (the race engine plays this many)")
     texts: MatTexts = MatTexts()
 
     @field_validator("path")
@@ -157,6 +159,7 @@ class Track:
     throw: int
     swirl: int
     zone: int  # first space of the Danger Zone
+    attacks: int  # the Twins' attacks per turn there
     bridges: dict  # entrance -> exit
     candies: tuple[str, ...]  # the deck's candy ids
 
@@ -181,7 +184,7 @@ def track(mat: Mat) -> Track:
     n = len(path)
     return Track(kinds, tuple(i for i, s in enumerate(path) if s.burst),
                  next(i for i, s in enumerate(path) if s.throw), n - c.danger_zone - 1,
-                 n - c.danger_zone, {b.entrance: b.exit for b in c.bridges},
+                 n - c.danger_zone, c.twin_attacks, {b.entrance: b.exit for b in c.bridges},
                  tuple(x.id for x in _deck(c.deck).content.candies))
 
 
@@ -372,7 +375,7 @@ def poster_items(mat: Mat, poster: str, ink: bool | None = None) -> tuple[Geomet
     items.append(Text(geo.width / 2, m + 17 * s, c.texts.title, pt(30, s), bold=True, align="center",
                       color=INK, id="mat.title"))
     zone_first = n - c.danger_zone
-    items += _zone(geo, zone_first, n - 1, c.texts.zone)
+    items += _zone(geo, zone_first, n - 1, c.texts.zone.format(attacks=c.twin_attacks))
     for i in range(n - 1):
         items.append(Line((pts[i], pts[i + 1]), ROAD))
     for i in range(n - 1):

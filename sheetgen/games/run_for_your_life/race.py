@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from .mat import Mat, Track, track
 
-TWIN_ATTACKS = 4
-BONUS = 2  # damage of a character or cage card drawn to attack
 
 
 @dataclass(frozen=True)
@@ -40,6 +38,7 @@ class Game:
     cards: tuple[Card, ...]
     counts: tuple[int, ...]
     boxes: int  # per part: 4 basic, 6 classic
+    bonus: int  # damage of a character or cage card drawn to attack (the deck says)
     fwd: tuple  # fwd[candy][space]: next space ahead showing that candy, or -1
     bwd: tuple
     places: dict  # character id -> its spaces
@@ -77,8 +76,8 @@ def make_game(mat: Mat, deck, classic: bool = False, treat: int | None = 0,
         fwd.append(tuple(f))
         bwd.append(tuple(b))
     places = {k: tuple(t.where(k)) for k in set(t.kinds)}
-    g = Game(t, tuple(cards), tuple(counts), 6 if classic else 4, tuple(fwd), tuple(bwd), places,
-             treat)
+    g = Game(t, tuple(cards), tuple(counts), 6 if classic else 4, deck.content.bonus_damage,
+             tuple(fwd), tuple(bwd), places, treat)
     table = tuple(tuple(tuple(moves(g, x, c) if c.kind in ("single", "double") else jumps(g, x, c))
                         for x in range(n)) for c in cards)
     return replace(g, table=table, challenge=challenge)
@@ -289,7 +288,7 @@ class State:
         self.attacked = set()
         self.actor = p
         t = self.g.track
-        self.todo = [self._twins] * TWIN_ATTACKS if t.zone <= self.pos[p] < t.finish else []
+        self.todo = [self._twins] * t.attacks if t.zone <= self.pos[p] < t.finish else []
         self.todo += [self._start_attacks, self._move_draw]
 
     def _end_turn(self) -> None:
@@ -420,7 +419,7 @@ class State:
 
     def _hit(self, attacker: int | None, target: int, card: Card) -> None:
         """A card drawn to attack: each candy icon is one box off that candy's part; a character or
-        cage card is BONUS boxes off one part the attacker picks (the Twins: the weakest part)."""
+        cage card is the deck's bonus boxes off one part the attacker picks (the Twins: the weakest part)."""
         if card.kind in ("single", "double"):
             for c in card.candies:
                 self._damage(attacker, target, c, 1)
@@ -430,10 +429,10 @@ class State:
             return
         if attacker is None:  # the Twins
             worst = min(parts, key=lambda c: (self.boxes[target][c], c))
-            self._damage(None, target, worst, BONUS)
+            self._damage(None, target, worst, self.g.bonus)
             return
         self._ask(attacker, [("part", target, self.g.candies[c]) for c in parts],
-                  lambda a: self._damage(attacker, target, self.g.candies.index(a[2]), BONUS))
+                  lambda a: self._damage(attacker, target, self.g.candies.index(a[2]), self.g.bonus))
 
     def _damage(self, attacker: int | None, target: int, candy: int, n: int) -> None:
         b = self.boxes[target]
