@@ -20,7 +20,7 @@ MAT = str(ROOT / "layouts" / "run-for-your-life-mat.yaml")
 
 @pytest.fixture(scope="module")
 def game():
-    return race.make_game(load(MAT).doc, load("dash-n-bash").doc)
+    return race.make_game(load(MAT).doc, load("dash-n-bash").doc, load("gingerbread-status").doc)
 
 
 def card(g, kind, *candies, character=None):
@@ -229,7 +229,7 @@ def test_player_counts_are_read_and_bad_ones_refused():
 
 def test_special_edition_border_decides_which_candies_enter_the_finish():
     mat, deck = load(MAT).doc, load("dash-n-bash").doc
-    g = race.make_game(mat, deck, challenge=True)
+    g = race.make_game(mat, deck, load("gingerbread-status").doc, challenge=True)
     s = new(g, 2, 56, 0)  # Purple on the Peppermint Swirl
     s.apply_action(card(g, "single", "hard_candy"))
     s.apply_action(("move", (57,)))  # the first step into the Danger Zone: the border is drawn

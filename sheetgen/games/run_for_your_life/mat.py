@@ -71,6 +71,8 @@ def _deck(ref: str):
 
 class MatContent(Strict):
     deck: str = Field("dash-n-bash", description="the Dash N Bash layout this mat is played with")
+    status: str = Field("gingerbread-status", description="the Status sheet layout whose damage "
+                        "boxes the race counts")
     path: list[Space] = Field(min_length=20)
     bridges: list[Bridge] = []
     danger_zone: int = Field(9, ge=1, le=20, description="the last spaces where the Twins attack")

@@ -37,7 +37,7 @@ class Game:
     track: Track
     cards: tuple[Card, ...]
     counts: tuple[int, ...]
-    boxes: int  # per part: 4 basic, 6 classic
+    boxes: int  # per part, from the Status sheet: its basic boxes, or all of them (classic)
     bonus: int  # damage of a character or cage card drawn to attack (the deck says)
     fwd: tuple  # fwd[candy][space]: next space ahead showing that candy, or -1
     bwd: tuple
@@ -51,8 +51,11 @@ class Game:
         return self.track.candies
 
 
-def make_game(mat: Mat, deck, classic: bool = False, treat: int | None = 0,
+def make_game(mat: Mat, deck, status, classic: bool = False, treat: int | None = 0,
               challenge: bool = False) -> Game:
+    """The game of a mat, its Dash N Bash deck and its Status sheet (whose boxes per part the
+    basic game, or with `classic` the extended one, counts)."""
+    boxes = status.content.basic_boxes + (status.content.extended_boxes if classic else 0)
     t = track(mat)
     idx = {c: i for i, c in enumerate(t.candies)}
     cards, counts = [], []
@@ -76,7 +79,7 @@ def make_game(mat: Mat, deck, classic: bool = False, treat: int | None = 0,
         fwd.append(tuple(f))
         bwd.append(tuple(b))
     places = {k: tuple(t.where(k)) for k in set(t.kinds)}
-    g = Game(t, tuple(cards), tuple(counts), 6 if classic else 4, deck.content.bonus_damage,
+    g = Game(t, tuple(cards), tuple(counts), boxes, deck.content.bonus_damage,
              tuple(fwd), tuple(bwd), places, treat)
     table = tuple(tuple(tuple(moves(g, x, c) if c.kind in ("single", "double") else jumps(g, x, c))
                         for x in range(n)) for c in cards)

@@ -43,7 +43,8 @@ def is_race(layout: str) -> bool:
 
 @lru_cache(maxsize=4)
 def _load(path: str):
-    """(mat, deck) with the deck check left to the validator (a disagreement is a fault)."""
+    """(mat, deck, status sheet) with the deck check left to the validator (a disagreement is a
+    fault)."""
     from ...kinds import load
 
     token = CHECK_DECK.set(False)
@@ -53,25 +54,25 @@ def _load(path: str):
         CHECK_DECK.reset(token)
     if not isinstance(mat, Mat):
         raise SheetgenError(f"'{path}' is not a game mat", fix=f"validate a {KIND} layout")
-    return mat, load(mat.content.deck).doc
+    return mat, load(mat.content.deck).doc, load(mat.content.status).doc
 
 
 @lru_cache(maxsize=8)
 def game_of(path: str, classic: bool = False, challenge: bool = False):
-    mat, deck = _load(path)
-    return make_game(mat, deck, classic, challenge=challenge)
+    mat, deck, status = _load(path)
+    return make_game(mat, deck, status, classic, challenge=challenge)
 
 
 def legality(path: str) -> list[str]:
     """Faults of the mat with its deck: disagreements, then each card that has no legal move from
     some space (naming the spaces)."""
-    mat, deck = _load(path)
+    mat, deck, status = _load(path)
     faults = disagreements(mat.content.path, deck)
     if faults:
         candies = {c.id for c in deck.content.candies}
         if any(s.candy and s.candy not in candies for s in mat.content.path):
             return faults  # the race cannot be set up
-    g = make_game(mat, deck)
+    g = make_game(mat, deck, status)
     names = [c.id for c in deck.content.cards]
     for ci, name in enumerate(names):
         stuck = [x for x in range(g.track.finish) if not g.table[ci][x]]
@@ -219,7 +220,7 @@ def heatmap(path: str, report: dict, out: Path) -> Path:
     from ...scene import Page, Text
     from .mat import pt, poster_items, space_id
 
-    mat, _ = _load(path)
+    mat, _, _ = _load(path)
     geo, items = poster_items(mat, mat.layout.poster, ink=True)
     top = max(report["landings"]) or 1
     shade = {space_id(i): v / top for i, v in enumerate(report["landings"])}
