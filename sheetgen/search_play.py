@@ -29,6 +29,7 @@ import numpy as np
 from .errors import SheetgenError
 from .validate.engine import POLICIES
 from .validate.report import Tally
+from .validate.run import play_batch
 
 TASK_GAMES = 10_000  # games per task at least: a task's cost is far above its overhead
 
@@ -67,7 +68,7 @@ def _sheet_docs(kind: str, doc_json: str):
     doc = k.model.model_validate_json(doc_json)
     rules = rules_of(Loaded(doc, Path(f"{kind}.yaml"), kind, k))
     sheets = sheets_of(Loaded(doc, Path(f"{kind}.yaml"), kind, k), rules)
-    return rules, [(one, len(rules.element_ids(one))) for _, _, one in sheets]
+    return rules, [(one, tuple(rules.element_ids(one))) for _, _, one in sheets]
 
 
 @lru_cache(maxsize=32)
@@ -86,11 +87,11 @@ def play(kind: str, doc_json: str, policies: tuple[str, ...], seed: int, games: 
     out = {}
     for policy in policies:
         scores, tallies = [], []
-        for one, n_el in sheets:
-            dice, u, targets = _inputs(rules.game, rules, seed, games, policy, n_el)
-            batch = rules.fast(one, dice, u, policy, targets)
+        for one, elements in sheets:  # played as the validator plays a batch
+            inputs = _inputs(rules.game, rules, seed, games, policy, len(elements))
+            batch, tally = play_batch(rules, one, elements, policy, "fast", inputs, games)
             scores.append(np.asarray(batch.score, np.int64))
-            tallies.append(Tally.of(batch))
+            tallies.append(tally)
         out[policy] = (scores, tallies)
     return out
 
@@ -263,8 +264,8 @@ def verdict(kind: str, doc_json: str, tallies: dict[str, list[Tally]], full: boo
 
     rules, sheets = _sheet_docs(kind, doc_json)
     out = []
-    for n, (one, _) in enumerate(sheets):
-        rep = SheetReport(n + 1, "", list(rules.element_ids(one)), {p: ts[n] for p, ts in tallies.items()},
+    for n, (one, elements) in enumerate(sheets):
+        rep = SheetReport(n + 1, "", list(elements), {p: ts[n] for p, ts in tallies.items()},
                           rules.turns)
         found = rep.faults if full else [f for f in rep.faults if "never reached" not in f]
         out += [(f"sheet {n + 1}: " if len(sheets) > 1 else "") + f for f in found]

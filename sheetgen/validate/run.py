@@ -76,13 +76,21 @@ class Job:
 def play(job: Job, task: Task) -> Tally:
     """Play one batch and sum it up."""
     rules: Rules = importlib.import_module(job.rules).RULES
-    n_el = len(job.elements[task.sheet])
-    dice, u, targets = rules.inputs(task.batch, task.games, job.seed, task.policy, n_el)
-    engine = getattr(rules, "reference" if task.policy in SLOW else job.engine)
-    batch = engine(job.docs[task.sheet], dice, u, task.policy, targets)
-    _check(batch, task.games, n_el, f"{rules.game} {job.engine} engine")
-    sections = [[i for _, i in items] for _, items in groups(list(job.elements[task.sheet]))]
-    return Tally.of(batch, sections, task.batch)
+    elements = job.elements[task.sheet]
+    inputs = rules.inputs(task.batch, task.games, job.seed, task.policy, len(elements))
+    return play_batch(rules, job.docs[task.sheet], elements, task.policy, job.engine, inputs,
+                      task.games, task.batch)[1]
+
+
+def play_batch(rules: Rules, doc, elements, policy: str, engine: str, inputs, games: int,
+               batch: int = 0) -> tuple[Batch, Tally]:
+    """Play `games` games of one sheet on `inputs` (dice, u, targets): the checked Batch and its
+    Tally. The validator and `sheetgen search` both play through here."""
+    dice, u, targets = inputs
+    b = getattr(rules, "reference" if policy in SLOW else engine)(doc, dice, u, policy, targets)
+    _check(b, games, len(elements), f"{rules.game} {engine} engine")
+    sections = [[i for _, i in items] for _, items in groups(list(elements))]
+    return b, Tally.of(b, sections, batch)
 
 
 def _check(b: Batch, games: int, n_el: int, who: str) -> None:
