@@ -13,7 +13,7 @@ from pydantic.json_schema import models_json_schema
 from . import resources
 from .draw import pdf_bytes
 from .errors import SheetgenError
-from .kinds import KINDS, Loaded, Options, check_options, kind, load, render_pages, resolve
+from .kinds import KINDS, Loaded, Options, check_options, description, kind, load, render_pages, resolve
 from .layout import load_raw
 from .output import is_stdout, write_atomic
 from .output_hooks import hooks_for
@@ -100,7 +100,7 @@ def listing() -> list[Row]:
     for name, (path, source) in resources.layout_files().items():
         try:
             loaded: Loaded = load(path)
-            rows.append(Row(name, loaded.kind.name, loaded.doc.description or loaded.doc.title,
+            rows.append(Row(name, loaded.kind.name, description(loaded) or loaded.doc.title,
                             source, str(path)))
         except SheetgenError as exc:
             rows.append(Row(name, "?", "", source, str(path), str(exc)))

@@ -60,6 +60,12 @@ class DiceSheet(LayoutFile):
     content: DiceContent
     layout: PieceLayout = PieceLayout()
 
+    def counts(self) -> dict[str, int]:
+        """{dice} in all, {sets} (one per die colour), {per_set} and the count of each die id."""
+        dice = self.content.dice
+        return {"dice": sum(d.count for d in dice), "sets": len(dice), "per_set": max(d.count for d in dice),
+                **{d.id: d.count for d in dice}}
+
 
 def face_art(face: Face, x: float, y: float, size: float, colour: str, ink: bool, key: str,
              mark: str | None = None) -> list[Item]:

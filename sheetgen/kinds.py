@@ -159,6 +159,17 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
     return Loaded(doc, path, path.stem, k, lines, own)
 
 
+def description(loaded: Loaded) -> str:
+    """The layout's description with the {counts} of what it prints filled in."""
+    from .text import fill
+
+    try:
+        return fill(loaded.doc.description, loaded.doc.counts())
+    except ValueError as exc:
+        raise locate(loaded, SheetgenError(f"description: {exc}", key="description",
+                                           fix="use only those placeholders")) from None
+
+
 def locate(loaded: Loaded, exc: SheetgenError) -> SheetgenError:
     """Give an error raised while composing the file and line of its key (or of the layout)."""
     if exc.file is None:

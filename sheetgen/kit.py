@@ -126,11 +126,12 @@ def products() -> list[str]:
 
 
 def components(product: str) -> list[Component]:
-    """The product's components in its rulebook's order (its bill of materials; the others after,
-    in layout-file order), each with its line for players; rules cards once per game."""
-    from .bom import bill
+    """The product's components in the order its games' `needs` name them (the rulebook's; the
+    others after, in layout-file order), each with its description; rules cards once per game."""
+    from .games.rules_cards.source import product_needs
+    from .kinds import description
 
-    b = bill(product)
+    parts = [part for _, part in product_needs([g for g in rules_games() if g.product == product])]
     out = []
     for path, name in base_layouts():
         if name == RULES_KIND:
@@ -139,11 +140,9 @@ def components(product: str) -> list[Component]:
                               f"{doc.title} of {g.name}, with backs")
                     for g in doc.content.games if g.product == product]
         elif _kind_product(name) == product:
-            doc = _load(path).doc
-            note = b.notes.get(path.stem, doc.description) if b else doc.description
-            out.append(Component(path, name, doc.title, product, note=note))
-    if b:
-        out.sort(key=lambda c: b.order(c.path.stem))
+            loaded = _load(path)
+            out.append(Component(path, name, loaded.doc.title, product, note=description(loaded)))
+    out.sort(key=lambda c: parts.index(c.path.stem) if c.path.stem in parts else len(parts))
     return out
 
 
@@ -214,12 +213,11 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
 def _front_html(kit: Kit) -> str:
     from .documents import render_html
 
-    from .bom import to_play
+    from .games.rules_cards.source import product_needs
 
-    needs, home = to_play(kit.product)
-    if not needs and not home:
-        for g in kit.games:
-            needs += [n for n in (getattr(g, "needs", None) or []) if n not in needs]
+    given = product_needs(kit.games)
+    needs = [text for text, part in given if part]
+    home = [text for text, part in given if not part]
     return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
                        home=home,
                        span=span, pips=PIPS, duplex=_ranges(kit.parts, True),

@@ -48,6 +48,11 @@ class LayoutFile(Strict):
     layout: PageSetup = PageSetup()
     variant: VariantInfo | None = None
 
+    def counts(self) -> dict[str, int]:
+        """How many of each piece the layout prints, by name ({cards}, {tokens}...): the numbers
+        its description and the kits' lists of what to play with fill in."""
+        return {}
+
 
 def _known_icon(name: str) -> str:
     from .icons import ICONS

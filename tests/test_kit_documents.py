@@ -32,7 +32,7 @@ def test_css_string_cannot_break_out_of_the_style_sheet():
 
 def test_templates_autoescape_what_they_insert():
     game = SimpleNamespace(id="g", name="<script>x</script>", product="p", players="2", time="5 min",
-                           age="8+", needs=["<img src=x>"],
+                           age="8+", needs=["<img src=x>"], needs_sentence=lambda: "<img src=x>.",
                            sections=[SimpleNamespace(heading="Goal", text="<b>win</b> <u>now</u>")])
     kit = SimpleNamespace(title="T & <T>", product="p", paper="a4", copies=1, games=[game], parts=[],
                           components=[], rules=[])

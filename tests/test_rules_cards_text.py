@@ -126,5 +126,5 @@ def test_every_rule_topic_covered():
 def test_needs_items_are_whole():
     """A comma inside a YAML flow list splits an item: every item keeps its brackets paired."""
     for g in load("rules-cards").doc.content.games:
-        for item in g.needs:
+        for item in g.need_texts():
             assert item.count("(") == item.count(")") and item[0] not in ",)", (g.id, item)

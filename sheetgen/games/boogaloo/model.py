@@ -119,3 +119,6 @@ class BoogalooLayout(PageSetup):
 class BoogalooSheet(LayoutFile):
     content: BoogalooContent
     layout: BoogalooLayout = BoogalooLayout()
+
+    def counts(self) -> dict[str, int]:
+        return {"sheets": len(self.content.sheets)}

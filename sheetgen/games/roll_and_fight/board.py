@@ -69,6 +69,9 @@ class RollAndFightBoard(LayoutFile):
     content: BoardContent
     layout: BoardLayout = BoardLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"boards": self.layout.boards}
+
 
 TOP = 15.0  # title band
 BOTTOM = 31.0  # dice and tiebreak band

@@ -50,6 +50,9 @@ class NetSheet(LayoutFile):
     content: NetContent
     layout: PieceLayout = PieceLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"sets": self.content.sets, "per_set": len(self.content.dice)}
+
 
 LABEL = 5.0  # mm above a net for its name
 TAB_FILL = "#d8d8d8"

@@ -58,6 +58,9 @@ class CookieSheet(LayoutFile):
     content: CookieContent
     layout: PieceLayout = PieceLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"men": len(self.content.colours), "parts": sum(self.content.parts.model_dump().values())}
+
 
 def _label(x: float, y: float, col: CookieColour, part: str, key: str, ink: bool) -> list[Item]:
     """The part's name in capitals (counted on the PDF) under the colour's name."""

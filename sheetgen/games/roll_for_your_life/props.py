@@ -48,6 +48,9 @@ class PropSheet(LayoutFile):
     content: PropContent
     layout: PieceLayout = PieceLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"daggers": len(self.content.colours), "bubbles": len(self.content.colours)}
+
 
 GOLD = "#f2c14e"
 

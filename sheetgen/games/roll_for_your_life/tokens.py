@@ -61,6 +61,9 @@ class TokenSheet(LayoutFile):
     content: TokenContent
     layout: TokenLayout = TokenLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"tokens": self.content.set_size}
+
 
 def token_face(lay: TokenLayout, t: Token) -> list[Item]:
     d = lay.size[0]

@@ -67,6 +67,9 @@ class RollersBoard(LayoutFile):
     content: RollersContent
     layout: RollersLayout = RollersLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"boards": self.layout.boards}
+
 
 TOP = 22.0  # title and points band
 REF = 52.0  # reference band at the bottom

@@ -50,6 +50,13 @@ class ChipSheet(LayoutFile):
     content: ChipContent
     layout: PieceLayout = PieceLayout()
 
+    def counts(self) -> dict[str, int]:
+        """{chips} and each chip id's count; {markers} and {points} in all, and per colour."""
+        c = self.content
+        return {"chips": sum(k.count for k in c.chips), **{k.id: k.count for k in c.chips},
+                "markers": c.markers_each * len(c.markers), "markers_each": c.markers_each,
+                "points": c.points_each * len(c.markers), "points_each": c.points_each}
+
 
 def chip(c: ChipKind, d: float, ink: bool, n: int) -> Piece:
     r = d / 2

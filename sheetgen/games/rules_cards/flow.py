@@ -85,8 +85,7 @@ def _join(pieces: list[tuple[int, str]]) -> str:
 
 
 def needs_section(game: RulesGame) -> RulesSection:
-    text = ", ".join(game.needs)
-    return RulesSection(heading="You need", text=escape(text[:1].upper() + text[1:], quote=False) + ".")
+    return RulesSection(heading="You need", text=escape(game.needs_sentence(), quote=False))
 
 
 def _pack(game: RulesGame, frame: Frame, size: float) -> list[list[Block]]:

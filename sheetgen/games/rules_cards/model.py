@@ -33,6 +33,13 @@ class RulesSection(Strict):
     text: Markup = Field(description="light markup: <b>, <i>, <br/>, &amp;")
 
 
+class Need(Strict):
+    """Something to play with that the kit prints: `text` may name the part's counts ({cards})."""
+
+    text: str = Field(min_length=1, description="plain text; {names} are counts of the part's layout")
+    part: str = Field(pattern=r"^[a-z][a-z0-9-]*$", description="the layout that prints it")
+
+
 class RulesGame(Strict):
     id: GameId
     name: str = Field(min_length=1)
@@ -40,13 +47,26 @@ class RulesGame(Strict):
     players: str = Field(min_length=1)
     time: str = Field(min_length=1)
     age: str = Field(min_length=1)
-    needs: list[str] = Field(min_length=1, description="what you need to play, plain text")
+    needs: list[str | Need] = Field(min_length=1, description="what you need to play, in the rulebook's "
+                                    "order: plain text for what comes from home, {text, part} for "
+                                    "what the kit prints (the kit's cover lists the same words)")
     cards: int | None = Field(None, ge=1, le=12,
                               description="spread the text over up to this many cards "
                               "(default: as few as stay readable at min_text_size)")
     sections: list[RulesSection] = Field(min_length=1)
     summary: list[Markup] = Field([], description="the short how-to printed on the game's own sheet; "
                                   "{names} are filled in from the sheet's content")
+
+    def need_texts(self) -> list[str]:
+        """What the game needs, as printed: the parts' counts filled in."""
+        from .source import needs
+
+        return [text for text, _ in needs(self)]
+
+    def needs_sentence(self) -> str:
+        """The needs as one plain sentence, as the rules cards and booklets print them."""
+        text = ", ".join(self.need_texts())
+        return text[:1].upper() + text[1:] + "."
 
     @property
     def facts(self) -> str:

@@ -36,6 +36,18 @@ def rules_game(game_id: str):
     return found[game_id]
 
 
+def _error(game_id: str, key: tuple, message: str, fix: str) -> SheetgenError:
+    """An error at a key of one game's entry in the rules-cards layout (its file and line)."""
+    path = resolve(LAYOUT)
+    found = games()
+    if game_id not in found:  # a game made in code: no line to name
+        return SheetgenError(message, fix=fix)
+    key = ("content", "games", list(found).index(game_id), *key)
+    where = load(path).lines.get(key, (str(path), None))
+    return SheetgenError(message, file=where[0], line=where[1],
+                         key=".".join(map(str, key)), fix=fix)
+
+
 def summary(game_id: str, **values) -> list[str]:
     """The game's short how-to paragraphs for its sheet, with {placeholders} filled from the sheet."""
     from ...text import fill
@@ -45,11 +57,47 @@ def summary(game_id: str, **values) -> list[str]:
         try:
             out.append(fill(p, values))
         except ValueError as exc:
-            path = resolve(LAYOUT)
-            n = list(games()).index(game_id)
-            loaded = load(path)
-            key = ("content", "games", n, "summary", i)
-            raise SheetgenError(f"{game_id} summary: {exc}", file=loaded.lines.get(key, (str(path),))[0],
-                                line=loaded.lines.get(key, (None, None))[1],
-                                key=".".join(map(str, key)), fix="use only the placeholders named") from None
+            raise _error(game_id, ("summary", i), f"{game_id} summary: {exc}", "use only the placeholders named") from None
+    return out
+
+
+@lru_cache(maxsize=64)
+def _counts(path: Path, stamp: int) -> dict[str, int]:
+    return load(path).doc.counts()
+
+
+def part_counts(name: str) -> dict[str, int]:
+    """The counts of the pieces a layout prints (`LayoutFile.counts`), by layout name."""
+    path = resolve(name)
+    return _counts(path, path.stat().st_mtime_ns)
+
+
+def needs(game) -> list[tuple[str, str | None]]:
+    """(text, part) of each thing the game needs, its part's counts filled in; part None: from
+    home."""
+    from ...text import fill
+
+    out = []
+    for i, n in enumerate(game.needs):
+        if isinstance(n, str):
+            out.append((n, None))
+            continue
+        try:
+            out.append((fill(n.text, part_counts(n.part)), n.part))
+        except ValueError as exc:
+            raise _error(game.id, ("needs", i, "text"), f"{game.id} needs: {exc}",
+                         f"use only the counts of '{n.part}'") from None
+        except SheetgenError as exc:
+            if exc.file:  # the part's own layout is at fault
+                raise
+            raise _error(game.id, ("needs", i, "part"), f"{game.id} needs: {exc.message}",
+                         exc.fix or "name a layout on the search path") from None
+    return out
+
+
+def product_needs(games: list) -> list[tuple[str, str | None]]:
+    """What a kit's games need, each once, in the games' order (the kit's cover lists these)."""
+    out: list[tuple[str, str | None]] = []
+    for g in games:
+        out += [n for n in needs(g) if n not in out]
     return out

@@ -98,6 +98,9 @@ class TreatDeck(LayoutFile):
     content: TreatContent
     layout: DeckLayout = DeckLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"cards": self.content.deck_size}
+
 
 def treat_markup(card: TreatCard) -> str:
     """The card's rules text: each keyword in bold followed by its details, then the effect."""
@@ -222,6 +225,9 @@ class DashLayout(DeckLayout):
 class DashDeck(LayoutFile):
     content: DashContent
     layout: DashLayout = DashLayout()
+
+    def counts(self) -> dict[str, int]:
+        return {"cards": self.content.deck_size}
 
 
 def _candy_art(lay: DeckLayout, candy: Candy, cx: float, cy: float, size: float, key: str) -> list[Item]:

@@ -52,6 +52,9 @@ class Meeples(LayoutFile):
     content: MeepleContent
     layout: MeepleLayout = MeepleLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"meeples": len(self.content.meeples), "spares": self.content.spares}
+
 
 def cookie(m: Meeple, w: float, h: float, ink: bool, id: str) -> list[Item]:
     """The gingerbread figure in a w x h panel, upright, its icon on a white belly."""
