@@ -3,8 +3,9 @@ every component of that product, merged with pypdf and bookmarked part by part.
 
 What goes in a kit is discovered, never listed here:
 - a component belongs to a product by its kind's `Kind.product`;
-- layouts that `extends:` another are skipped: they are Letter or ink-saver versions of a base
-  layout, and the kit makes those itself with `--paper` (ink saver is not a kit option);
+- layouts marked `reprint: true` are skipped: they are Letter or ink-saver versions of a base
+  layout, and the kit makes those itself with `--paper` (ink saver is not a kit option); a
+  layout that `extends:` another without that mark (the cookie spares) is a part of its own;
 - the rules text, players, playing time and age come from the `rules-cards` layout, the single
   source of rules text; its cards are added once per game of the product.
 Sheets written on during play (kinds with a rules engine, status sheets and score pads) come in
@@ -77,15 +78,16 @@ class Kit:
 
 @lru_cache(maxsize=512)
 def _top(path: Path, stamp: int) -> tuple[bool, str]:
-    """Whether a layout extends another, and its kind; a file that cannot be read counts as
-    neither (only what uses it fails, e.g. its own render in `build`)."""
-    from .layout import read_top
+    """Whether a layout is a reprint (`reprint: true`), and its kind, after what it extends; a file
+    that cannot be read counts as a reprint of no kind (only what uses it fails, e.g. its own
+    render in `build`)."""
+    from .layout import load_raw
 
     try:
-        data = read_top(path)
+        data = load_raw(path)[0]
     except SheetgenError:
         return True, ""
-    return "extends" in data, str(data.get("kind", ""))
+    return data.get("reprint") is True, str(data.get("kind", ""))
 
 
 @lru_cache(maxsize=512)
@@ -99,11 +101,11 @@ def _load(path: Path, paper: str | None = None) -> Loaded:
 
 
 def base_layouts() -> list[tuple[Path, str]]:
-    """(path, kind name) of every layout that does not `extends:` another."""
+    """(path, kind name) of every layout that is not a reprint of another."""
     out = []
     for path in known_layouts():
-        extends, name = _top(path, path.stat().st_mtime_ns)
-        if not extends:
+        reprint, name = _top(path, path.stat().st_mtime_ns)
+        if not reprint:
             out.append((path, name))
     return out
 

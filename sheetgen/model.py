@@ -47,6 +47,8 @@ class LayoutFile(Strict):
     content: Strict
     layout: PageSetup = PageSetup()
     variant: VariantInfo | None = None
+    reprint: bool = Field(False, description="a Letter or ink-saver version of the layout it extends: "
+                          "kits leave it out (they print their parts on the paper asked with --paper)")
 
     def counts(self) -> dict[str, int]:
         """How many of each piece the layout prints, by name ({cards}, {tokens}...): the numbers

@@ -73,12 +73,13 @@ def test_every_product_of_the_brief_is_discovered():
         assert kit.components(product), f"{product} has no components"
 
 
-def test_variants_that_extend_another_layout_are_not_components():
+def test_reprints_are_not_components_but_a_layout_extending_another_is():
     used = {c.path.name for p in kit.products() for c in kit.components(p)}
-    extending = [p for p in kit.known_layouts()
-                 if re.search(r"^extends:", p.read_text(), re.M)]
-    assert extending, "the layouts folder has Letter / ink-saver variants"
-    assert not used & {p.name for p in extending}
+    reprints = {p.name for p in kit.known_layouts() if re.search(r"^reprint: true$", p.read_text(), re.M)}
+    assert {"tricky-treats-letter.yaml", "gingerbread-status-ink-saver.yaml"} <= reprints
+    assert not used & reprints
+    extending = {p.name for p in kit.known_layouts() if re.search(r"^extends:", p.read_text(), re.M)}
+    assert extending - reprints == {"cookie-spares.yaml"} and "cookie-spares.yaml" in used
 
 
 @pytest.mark.parametrize("product,paper", PAGE_CASES)
