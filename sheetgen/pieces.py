@@ -21,6 +21,7 @@ CUT = Style(stroke="#333333", width=0.25, dash=(1.4, 0.8))
 HALO = Style(stroke="#ffffff", width=0.6)
 FOLD = Style(stroke="#555555", width=0.2, dash=(0.5, 0.7))
 HEAD = 9.0  # mm kept for the heading line at the top of each page
+LABEL = 5.0  # mm kept above a row for its label line
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,12 @@ def cut_polygon(points) -> list[Item]:
 
 
 def pack(pieces: list[Piece], lay: PieceLayout, title: str, heading: str = "",
-         breaks: dict[int, str] | None = None) -> list[Page]:
+         breaks: dict[int, str] | None = None, labels: dict[int, str] | None = None) -> list[Page]:
     """Pages of pieces in rows, left to right then down, in the order given. Each page has
     `heading` (or the title) at the top; the piece at index i in `breaks` starts a new page whose
-    heading, from then on, is breaks[i]."""
-    breaks = breaks or {}
+    heading, from then on, is breaks[i]; the piece at index i in `labels` starts a new row under
+    the line labels[i] (on the next page when the label and that piece do not fit)."""
+    breaks, labels = breaks or {}, labels or {}
     pw, ph = page_size(lay.paper, lay.orientation)
     m, gap = lay.margin, lay.gap
     top, right, bottom = m + HEAD, pw - m, ph - m
@@ -74,7 +76,7 @@ def pack(pieces: list[Piece], lay: PieceLayout, title: str, heading: str = "",
         x, y, row_h = m, top, 0.0
 
     for i, p in enumerate(pieces):
-        if p.w > right - m + 1e-9 or p.h > bottom - top + 1e-9:
+        if p.w > right - m + 1e-9 or p.h + (LABEL if i in labels else 0) > bottom - top + 1e-9:
             raise SheetgenError(f"a {p.w:.0f}x{p.h:.0f} mm piece ({p.id or 'piece'}) does not fit "
                                 f"on {lay.paper} inside the {m:g} mm margin", key="layout",
                                 fix="make the piece smaller or use the other orientation")
@@ -82,10 +84,14 @@ def pack(pieces: list[Piece], lay: PieceLayout, title: str, heading: str = "",
             heading = breaks[i]
         if not pages or i in breaks:
             new_page()
-        if x + p.w > right + 1e-9:  # next row
+        label = LABEL if i in labels else 0.0
+        if x + p.w > right + 1e-9 or (label and x > m):  # next row
             x, y, row_h = m, y + row_h + gap, 0.0
-        if y + p.h > bottom + 1e-9:
+        if y + label + p.h > bottom + 1e-9:
             new_page()
+        if label:
+            pages[-1].add(Text(m, y + 3.5, labels[i], 8, bold=True, id=f"label.{i}"))
+            y += label
         pages[-1].add(Group(p.items, x, y, id=p.id))
         x += p.w + gap
         row_h = max(row_h, p.h)

@@ -115,6 +115,28 @@ def test_meeples_six_colours_six_icons_and_spares(tmp_path):
     assert page_mm(api.render("gingerbread-meeples-letter", tmp_path / "m.pdf").path) == [(215.9, 279.4)]
 
 
+def meeple_outlines(path, **opts) -> list[list[str]]:
+    """The cut outline of each meeple, page by page."""
+    pages = render_pages(load(path), Options(**opts))
+    return [[it.id for it, _, _ in walk(p.items) if isinstance(it, Box) and it.id.endswith(".outline")]
+            for p in pages]
+
+
+def test_meeples_are_packed_onto_pages_and_printed_copies_times(tmp_path):
+    (one,) = meeple_outlines(LAYOUTS / "gingerbread-meeples.yaml")
+    assert len(one) == 12 and one[:6] == [f"meeple.{c}.1.outline" for c in
+                                         ("red", "blue", "green", "yellow", "purple", "orange")]
+    two = meeple_outlines(LAYOUTS / "gingerbread-meeples.yaml", copies=2)
+    assert [len(p) for p in two] == [15, 9]  # five rows of three fill an A4 page
+    flat = [o for p in two for o in p]
+    assert sum(o.startswith("meeple.") for o in flat) == 12 and sum(o.startswith("spare.") for o in flat) == 12
+    assert flat[12] == "spare.red.1.outline" and len(set(flat)) == 24
+    big = tmp_path / "big.yaml"  # the largest meeples the model allows, on Letter
+    big.write_text(f"extends: {LAYOUTS / 'gingerbread-meeples.yaml'}\n"
+                   "layout: {paper: letter, width: 40, height: 50, tab: 20}\n")
+    assert [len(p) for p in meeple_outlines(big)] == [6, 6]  # three rows of two, then a new page
+
+
 def test_the_kit_takes_the_mat_and_the_meeples():
     from sheetgen.kit import components
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from ...kinds import Kind, Options
-from ...model import HEX, Colour, Ident, IconName, LayoutFile, PageSetup, Strict, unique_ids
-from ...paper import page_size
+from ...model import HEX, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
+from ...pieces import Piece, PieceLayout, pack
 from ...scene import Box, Circle, Group, Icon, Item, Line, Page, Style, Text
 
 CUT = Style(stroke="#000000", width=0.35)
@@ -30,9 +30,10 @@ class Meeple(Strict):
 
 class MeepleContent(Strict):
     meeples: list[Meeple] = Field(min_length=2, max_length=6)
-    spares: int = Field(6, ge=0, le=6, description="a second row: spares in the same colours")
-    how: str = ("Cut along the solid lines. Fold down the middle and glue front to back; fold the "
-                "base tabs along the dashed line, out opposite ways, to stand.")
+    spares: int = Field(6, ge=0, le=6, description="spares in the same colours, in rows of their own")
+    how: str = Field(min_length=1, description="page heading")
+    fold: str = Field(min_length=1, description="the line above the meeples: how to make one")
+    spare: str = Field(min_length=1, description="the line above the spares")
 
     @model_validator(mode="after")
     def _unique(self):
@@ -42,7 +43,7 @@ class MeepleContent(Strict):
         return self
 
 
-class MeepleLayout(PageSetup):
+class MeepleLayout(PieceLayout):
     width: float = Field(28.0, ge=18.0, le=40.0, description="standee width, mm")
     height: float = Field(36.0, ge=24.0, le=50.0, description="front (and back) panel height, mm")
     tab: float = Field(12.0, ge=8.0, le=20.0, description="base tab depth, mm")
@@ -70,7 +71,7 @@ def cookie(m: Meeple, w: float, h: float, ink: bool, id: str) -> list[Item]:
     return items
 
 
-def standee(m: Meeple, lay: MeepleLayout, key: str) -> list[Item]:
+def standee(m: Meeple, lay: MeepleLayout, key: str) -> Piece:
     """One piece: front and back side by side (fold between them), a base tab under each, cut
     apart so the two tabs bend out opposite ways. Icons are left-right symmetric, so the back,
     seen from behind, shows the same icon."""
@@ -86,31 +87,17 @@ def standee(m: Meeple, lay: MeepleLayout, key: str) -> list[Item]:
     for x in (0, w):
         items.append(Text(x + w / 2, h + t / 2 + 1, f"{m.name} base", 6.5, align="center",
                           color="#444444"))
-    return items
+    return Piece(2 * w, h + t, tuple(items))
 
 
 def pages(doc: Meeples, opts: Options) -> list[Page]:
-    lay = doc.layout
-    W, H = page_size(lay.paper, lay.orientation)
-    m = lay.margin
-    c = doc.content
-    page = Page(W, H, label=doc.title)
-    page.add(Text(m, m + 6, doc.title, 14, bold=True, id="title"),
-             Text(m, m + 12, c.how, 8, id="how"))
-    per_row = max(1, int((W - 2 * m) // (2 * lay.width + 4)))
-    pitch = (W - 2 * m) / per_row
-    y = m + 18
-    for what, group in (("meeple", c.meeples), ("spare", c.meeples[:c.spares])):
-        if what == "spare" and group:
-            y += 4
-            page.add(Text(m, y - 2, "Spares, in case one gets lost or torn:", 8, bold=True, id="spares"))
-        for k, mp in enumerate(group):
-            if k and k % per_row == 0:
-                y += lay.height + lay.tab + 8
-            x = m + k % per_row * pitch + (pitch - 2 * lay.width) / 2
-            page.add(Group(tuple(standee(mp, lay, f"{what}.{mp.id}")), x, y))
-        y += lay.height + lay.tab + 8
-    return [page]
+    """--copies sets of meeples, then as many sets of spares, packed onto as many pages as needed."""
+    c, copies = doc.content, max(1, opts.copies)
+    meeples = [standee(mp, doc.layout, f"meeple.{mp.id}.{n + 1}") for n in range(copies) for mp in c.meeples]
+    spares = [standee(mp, doc.layout, f"spare.{mp.id}.{n + 1}") for n in range(copies)
+              for mp in c.meeples[:c.spares]]
+    labels = {0: c.fold, **({len(meeples): c.spare} if spares else {})}
+    return pack(meeples + spares, doc.layout, doc.title, c.how, labels=labels)
 
 
 KIND = Kind("gingerbread-meeples", Meeples, pages, product="run-for-your-life")
