@@ -115,6 +115,19 @@ def test_meeples_six_colours_six_icons_and_spares(tmp_path):
     assert page_mm(api.render("gingerbread-meeples-letter", tmp_path / "m.pdf").path) == [(215.9, 279.4)]
 
 
+def test_a_mat_that_disagrees_with_its_deck_loads_but_is_not_drawn(tmp_path):
+    from sheetgen.games.run_for_your_life.race_validate import legality
+
+    bad = tmp_path / "toof.yaml"
+    bad.write_text((LAYOUTS / f"{MAT}.yaml").read_text().replace("{character: sweet_toof}", "{candy: jujube}", 1))
+    loaded = load(bad)  # the model has no deck check, and no switch to turn one off
+    faults = legality(str(bad))
+    assert faults[0].startswith("no space on the path shows character 'sweet_toof'")
+    with pytest.raises(SheetgenError) as exc:
+        render_pages(loaded, Options())
+    assert exc.value.message == faults[0] and exc.value.key == "content.path" and exc.value.line
+
+
 def meeple_outlines(path, **opts) -> list[list[str]]:
     """The cut outline of each meeple, page by page."""
     pages = render_pages(load(path), Options(**opts))

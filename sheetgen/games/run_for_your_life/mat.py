@@ -4,26 +4,24 @@ as a winding route on a poster (A2 by default) and printed as tiles (see `tiles.
 The path is an ordered list of spaces, space 0 the START at Candy Keep and the last space the
 finish. The mat takes its candies (names, icons, colours) and characters from the deck it names,
 so the two cannot disagree about what a candy looks like; every candy and character a card shows
-must have a space on the path (checked at load).
+must have a space on the path (checked when the mat is drawn, `check_deck`, and reported as a
+fault by `sheetgen validate`).
 """
 
 from __future__ import annotations
 
 import math
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ...kinds import Kind, Options
 from ...model import Ident, LayoutFile, PageSetup, Strict
 from ...scene import Box, Circle, Icon, Item, Line, Page, Style, Text
 from ...widgets import tint
 
-# The validator loads a mat without the deck check and reports a disagreement as a fault (exit 1).
-CHECK_DECK: ContextVar[bool] = ContextVar("check_deck", default=True)
 POSTERS = {"a1": (841.0, 594.0), "a2": (594.0, 420.0), "a3": (420.0, 297.0)}  # landscape, mm
 
 
@@ -82,7 +80,7 @@ class MatContent(Strict):
 
     @field_validator("path")
     @classmethod
-    def _path(cls, path: list[Space], info: ValidationInfo):
+    def _path(cls, path: list[Space]):
         if path[0].special != "start" or any(s.special for s in path[1:]):
             raise ValueError("space 0 (and only space 0) is the start: give it special: start")
         if path[-1].candy is None:
@@ -92,10 +90,6 @@ class MatContent(Strict):
             raise ValueError(f"the mat has {len(bursts)} burst spaces; the rules have three")
         if sum(s.throw for s in path) != 1:
             raise ValueError("mark exactly one burst space 'throw: true' (Sweet Toof's Pink Gumball)")
-        if CHECK_DECK.get() and "deck" in info.data:
-            problems = disagreements(path, _deck(info.data["deck"]))
-            if problems:
-                raise ValueError(problems[0])
         return path
 
     @model_validator(mode="after")
@@ -138,6 +132,16 @@ def disagreements(path: list[Space], deck) -> list[str]:
                        f"Bash card show ({', '.join(cards[:3])}{' …' if len(cards) > 3 else ''}); "
                        f"add a space {{{key}: {c}}} to the path")
     return out
+
+
+def check_deck(mat: "Mat") -> None:
+    """Refuse to draw a mat that disagrees with its deck: the first disagreement, at content.path."""
+    from ...errors import SheetgenError
+
+    problems = disagreements(mat.content.path, _deck(mat.content.deck))
+    if problems:
+        raise SheetgenError(problems[0], key="content.path",
+                            fix=f"make the path and the deck '{mat.content.deck}' agree")
 
 
 class MatLayout(PageSetup):
@@ -421,6 +425,7 @@ def options(opts: Options, lay: MatLayout) -> tuple[str, bool]:
 def pages(doc: Mat, opts: Options) -> list[Page]:
     from .tiles import tile_pages
 
+    check_deck(doc)
     size, tiled = options(opts, doc.layout)
     geo, items = poster_items(doc, size)
     if not tiled:
