@@ -76,7 +76,7 @@ def described(loaded, opts) -> Sheet | None:
         return None
     name, seed = loaded.name, None
     if doc.variant is not None:
-        if "--band" in doc.variant.command:
+        if doc.variant.band is not None:
             return None
         name, seed = doc.variant.game, doc.variant.seed
     return Sheet(name, doc.layout.paper, doc.layout.ink_saver, opts.copies, opts.per_page, opts.sheet,

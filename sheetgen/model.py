@@ -36,6 +36,8 @@ class VariantInfo(Strict):
     seed: int = Field(ge=0)
     id: str = Field(pattern=r"^[0-9a-f]{6,12}$")
     command: str = Field(description="the command that makes this variant again")
+    band: float | None = Field(None, ge=0, le=1, description="the --band it was made with, when "
+                               "not the default (its link cannot say it)")
 
 
 class LayoutFile(Strict):

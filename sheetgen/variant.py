@@ -117,7 +117,8 @@ def candidate(game: str, seed: int, tries: int, s: Settings, base: dict, gen) ->
         "description": f"Custom variant {vid} of {base['title']} (seed {seed})",
         "content": content,
         "layout": base.get("layout", {}),
-        "variant": {"game": game, "seed": seed, "id": vid, "command": command(game, seed, s)},
+        "variant": {"game": game, "seed": seed, "id": vid, "command": command(game, seed, s),
+                    **({} if s.band == Settings.band else {"band": s.band})},
     }
 
 

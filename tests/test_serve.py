@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pdfplumber
 import pytest
+import yaml
 import qrcode
 
 from sheetgen import api, links
@@ -33,6 +34,24 @@ def test_a_link_names_every_option_and_reads_back():
     with pytest.raises(SheetgenError, match="not an http"):
         links.base("ftp://example.org")
     assert links.base("http://club.example.org/") == "HTTP://CLUB.EXAMPLE.ORG"
+
+
+def test_a_variants_link_names_its_seed_unless_made_with_another_band(tmp_path):
+    import importlib
+
+    from sheetgen import variant
+
+    base, loaded = variant._base("tricky-treats")
+    gen = importlib.import_module(loaded.kind.variant).generate
+    found, made = [], []
+    for band in (variant.Settings.band, 0.3):
+        data = variant.candidate("tricky-treats", 7, 0, variant.Settings(band=band), base, gen)
+        path = tmp_path / f"v{band}.yaml"
+        path.write_text(yaml.safe_dump(data))
+        found.append(links.described(load(path), Options()))
+        made.append(data["variant"].get("band"))
+    assert found[0] == links.Sheet("tricky-treats", seed=7) and found[1] is None
+    assert made == [None, 0.3]  # the band is written only when it is not the default
 
 
 def test_with_a_base_url_qr_codes_hold_the_sheets_link_and_stay_small():
