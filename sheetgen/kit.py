@@ -128,10 +128,12 @@ def products() -> list[str]:
 
 
 def components(product: str) -> list[Component]:
-    """The product's components in the order its games' `needs` name them (the rulebook's; the
-    others after, in layout-file order), each with its description; rules cards once per game."""
+    """The product's components in the order its games' `needs` name them (the rulebook's), a
+    part they do not name right after the part it extends (else last, in layout-file order), each
+    with its description; rules cards once per game."""
     from .games.rules_cards.source import product_needs
     from .kinds import description
+    from .layout import read_top
 
     parts = [part for _, part in product_needs([g for g in rules_games() if g.product == product])]
     out = []
@@ -144,7 +146,13 @@ def components(product: str) -> list[Component]:
         elif _kind_product(name) == product:
             loaded = _load(path)
             out.append(Component(path, name, loaded.doc.title, product, note=description(loaded)))
-    out.sort(key=lambda c: parts.index(c.path.stem) if c.path.stem in parts else len(parts))
+
+    def order(c: Component) -> float:
+        parent = Path(str(read_top(c.path).get("extends", ""))).stem
+        return parts.index(c.path.stem) if c.path.stem in parts else \
+            parts.index(parent) + 0.5 if parent in parts else len(parts)
+
+    out.sort(key=order)
     return out
 
 
