@@ -36,9 +36,21 @@ rl_config.useA85 = 0  # binary streams: smaller files, and no ASCII85 pass over 
 ZLIB_LEVEL = 1  # a third of the compression time of zlib's default (6), files about 10 % larger
 
 
+_PACKED: dict[bytes, bytes] = {}  # streams every document repeats (font subsets, icon forms), compressed
+
+
+def pack_once(data: bytes) -> None:
+    """Compress `data` now and reuse the result whenever a later stream holds the same bytes."""
+    if len(_PACKED) > 2048:  # bounded: a long build meets many subsets
+        _PACKED.clear()
+    _PACKED[data] = zlib.compress(data, ZLIB_LEVEL)
+
+
 class _Flate(pdfdoc.PDFStreamFilterZCompress):
     def encode(self, text):
-        return zlib.compress(text.encode("utf8") if isinstance(text, str) else text, ZLIB_LEVEL)
+        data = text.encode("utf8") if isinstance(text, str) else text
+        packed = _PACKED.get(data)
+        return packed if packed is not None else zlib.compress(data, ZLIB_LEVEL)
 
 
 pdfdoc.PDFZCompress = _Flate()  # the filter reportlab gives every compressed stream
@@ -60,12 +72,31 @@ class FastCanvas(Canvas):
         super().setStrokeColor(colour(aColor) if isinstance(aColor, str) else aColor, alpha)
 
 
+def _font(name: str, filename: str) -> TTFont:
+    """A TrueType font whose subsets are made and compressed once per process: every document
+    embeds the same few (reportlab makes and compresses them again for each one)."""
+    font = TTFont(name, filename)
+    make, made = font.face.makeSubset, {}
+
+    def subset_once(subset):
+        key = tuple(subset)
+        if key not in made:
+            if len(made) > 256:
+                made.clear()
+            made[key] = make(subset)
+            pack_once(made[key])
+        return made[key]
+
+    font.face.makeSubset = subset_once
+    return font
+
+
 @lru_cache(maxsize=None)
 def register_fonts() -> None:
     files = {"Lato": "Lato-Regular.ttf", "Lato-Bold": "Lato-Bold.ttf",
              "Lato-Italic": "Lato-Italic.ttf", "Lato-Black": "Lato-Black.ttf"}
     for name, file in files.items():
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+        pdfmetrics.registerFont(_font(name, str(FONT_DIR / file)))
     pdfmetrics.registerFontFamily("Lato", normal="Lato", bold="Lato-Bold", italic="Lato-Italic",
                                   boldItalic="Lato-Black")
 
@@ -109,6 +140,9 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
         size -= 0.25
     raise SheetgenError(f"text does not fit its {p.w:.0f}x{p.h:.0f} mm box even at {p.min_size:g} pt",
                         key=p.id or "text", fix="shorten the text or give it a larger box")
+
+
+_ICON_CODE: dict[str, tuple[str, ...]] = {}  # an icon form's operators, by form name
 
 
 @lru_cache(maxsize=None)
@@ -204,12 +238,24 @@ class Drawer:
         c.restoreState()
 
     def _box(self, b: Box, dx, dy):
+        """Written as reportlab's rect and roundRect write it, without building a path object."""
         stroke, fill = self._style(b.style)
-        x, y = self.X(b.x + dx), self.Y(b.y + dy + b.h)
-        if b.radius:
-            self.c.roundRect(x, y, b.w * MM, b.h * MM, b.radius * MM, stroke=stroke, fill=fill)
-        else:
-            self.c.rect(x, y, b.w * MM, b.h * MM, stroke=stroke, fill=fill)
+        c = self.c
+        x, y, w, h = self.X(b.x + dx), self.Y(b.y + dy + b.h), b.w * MM, b.h * MM
+        ops = PATH_OPS[stroke, fill, c._fillMode]
+        if not b.radius:
+            c._code.append(f"n {fp_str(x, y, w, h)} re {ops}")
+            return
+        r = b.radius * MM
+        t = 0.4472 * r  # reportlab's corner factor
+        xlo, xhi = min(x, x + w), max(x, x + w)
+        ylo, yhi = min(y, y + h), max(y, y + h)
+        c._code.append(
+            f"n\n{fp_str(xlo + r, ylo)} m\n{fp_str(xhi - r, ylo)} l\n"
+            f"{fp_str(xhi - t, ylo, xhi, ylo + t, xhi, ylo + r)} c\n{fp_str(xhi, yhi - r)} l\n"
+            f"{fp_str(xhi, yhi - t, xhi - t, yhi, xhi - r, yhi)} c\n{fp_str(xlo + r, yhi)} l\n"
+            f"{fp_str(xlo + t, yhi, xlo, yhi - t, xlo, yhi - r)} c\n{fp_str(xlo, ylo + r)} l\n"
+            f"{fp_str(xlo, ylo + t, xlo + t, ylo, xlo + r, ylo)} c\nh\n{ops}")
 
     def _circle(self, o: Circle, dx, dy):
         stroke, fill = self._style(o.style)
@@ -222,26 +268,37 @@ class Drawer:
                           + PATH_OPS[stroke, fill, self.c._fillMode])
 
     def _line(self, ln: Line, dx, dy):
+        """Written as reportlab's path object and drawPath write it."""
         stroke, fill = self._style(ln.style)
-        p = self.c.beginPath()
+        c = self.c
         (x0, y0), *rest = ln.points
-        p.moveTo(self.X(x0 + dx), self.Y(y0 + dy))
-        for x, y in rest:
-            p.lineTo(self.X(x + dx), self.Y(y + dy))
+        ops = [f"n {fp_str(self.X(x0 + dx), self.Y(y0 + dy))} m"]
+        ops += [f"{fp_str(self.X(x + dx), self.Y(y + dy))} l" for x, y in rest]
         if ln.closed:
-            p.close()
-        self.c.drawPath(p, stroke=stroke, fill=fill if ln.closed else 0)
+            ops.append("h")
+        c._code.append(" ".join(ops) + "\n" + PATH_OPS[stroke, fill if ln.closed else 0, c._fillMode])
 
     def _text(self, t: Text, dx, dy):
+        """Written as reportlab's drawString (and its centred and right forms) writes it with a
+        TrueType font, without building a text object."""
         c = self.c
         self._fill(t.color)
-        font = (font_name(t.bold, t.italic), t.size)
-        if self.pen.get("font") != font:
-            c.setFont(*font)
-            self.pen["font"] = font
+        name = font_name(t.bold, t.italic)
+        if self.pen.get("font") != (name, t.size):
+            c.setFont(name, t.size)
+            self.pen["font"] = (name, t.size)
+        font = pdfmetrics.getFont(name)
         x, y = self.X(t.x + dx), self.Y(t.y + dy)
-        {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[t.align](
-            x, y, t.text)
+        if t.align != "left":
+            width = font.stringWidth(t.text, t.size)
+            x = x - width if t.align == "right" else x - 0.5 * width
+        doc, tf, ops, cur = c._doc, f"{fp_str(t.size)} Tf {fp_str(c._leading)} TL", [], -1
+        for subset, chunk in font.splitString(t.text, doc):
+            if subset != cur:
+                ops.append(f"{font.getSubsetInternalName(subset, doc)} {tf}")
+                cur = subset
+            ops.append(f"({c._escape(chunk)}) Tj")
+        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(ops)} T* ET")
 
     def _para(self, p: Para, dx, dy):
         para, h, _ = fit_paragraph(p)
@@ -258,8 +315,15 @@ class Drawer:
         name = form_name(f"ic_{i.name}_{fill}_{int(i.mono)}")
         if name not in self.forms:
             c.beginForm(name, -2, -2, 2, 2)
-            draw_unit(c, i.name, fill, i.mono)
-            c.endForm()
+            code = _ICON_CODE.get(name)
+            if code is None:  # first use in this process: draw it, keep its operators
+                draw_unit(c, i.name, fill, i.mono)
+                code = _ICON_CODE[name] = tuple(c._code)
+                c.endForm()
+                pack_once(c._doc.idToObject["FormXob." + name].stream)
+            else:  # icons draw paths only (no text, alpha or images): the operators are all
+                c._code.extend(code)
+                c.endForm()
             self.forms.add(name)
         half = i.size * MM / 2  # placed by hand: a canvas saveState costs more than the icon
         cos, sin = (1.0, 0.0) if not i.rotate else (math.cos(math.radians(i.rotate)),
