@@ -105,6 +105,7 @@ def font_name(bold: bool = False, italic: bool = False) -> str:
     return FONTS["bold" if bold else "italic" if italic else "regular"]
 
 
+@lru_cache(maxsize=8192)  # the lint measures every text of every page; labels repeat
 def text_width_mm(text: str, size: float, bold: bool = False) -> float:
     register_fonts()
     return pdfmetrics.stringWidth(text, font_name(bold), size) / MM
