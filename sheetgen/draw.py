@@ -56,6 +56,25 @@ class _Flate(pdfdoc.PDFStreamFilterZCompress):
 pdfdoc.PDFZCompress = _Flate()  # the filter reportlab gives every compressed stream
 
 
+class _Numbers(dict):
+    """Number -> its PDF text (reportlab's fp_str), kept: a page repeats few coordinates (a grid's
+    columns and rows, the same radius), and a look-up is cheaper than formatting again."""
+
+    def __missing__(self, value: float) -> str:
+        if len(self) > 100_000:
+            self.clear()
+        text = self[value] = fp_str(value)
+        return text
+
+
+_number = _Numbers().__getitem__
+
+
+def num(*values: float) -> str:
+    """The numbers as reportlab writes them (fp_str gives the same text)."""
+    return " ".join(map(_number, values))
+
+
 @lru_cache(maxsize=None)
 def colour(value: str) -> Color:
     """A colour string as a reportlab Color, parsed once (reportlab parses strings on every use)."""
@@ -202,7 +221,9 @@ class Drawer:
                 else:
                     self._items(it.items, dx + it.dx, dy + it.dy)
                 continue
-            getattr(self, "_" + type(it).__name__.lower())(it, dx, dy)
+            kind = type(it)
+            draw = _DRAW.get(kind) or getattr(Drawer, "_" + kind.__name__.lower())
+            draw(self, it, dx, dy)
             if it.id in self.shade:
                 self._heat(it, dx, dy, self.shade[it.id])
 
@@ -245,27 +266,27 @@ class Drawer:
         x, y, w, h = self.X(b.x + dx), self.Y(b.y + dy + b.h), b.w * MM, b.h * MM
         ops = PATH_OPS[stroke, fill, c._fillMode]
         if not b.radius:
-            c._code.append(f"n {fp_str(x, y, w, h)} re {ops}")
+            c._code.append(f"n {num(x, y, w, h)} re {ops}")
             return
         r = b.radius * MM
         t = 0.4472 * r  # reportlab's corner factor
         xlo, xhi = min(x, x + w), max(x, x + w)
         ylo, yhi = min(y, y + h), max(y, y + h)
         c._code.append(
-            f"n\n{fp_str(xlo + r, ylo)} m\n{fp_str(xhi - r, ylo)} l\n"
-            f"{fp_str(xhi - t, ylo, xhi, ylo + t, xhi, ylo + r)} c\n{fp_str(xhi, yhi - r)} l\n"
-            f"{fp_str(xhi, yhi - t, xhi - t, yhi, xhi - r, yhi)} c\n{fp_str(xlo + r, yhi)} l\n"
-            f"{fp_str(xlo + t, yhi, xlo, yhi - t, xlo, yhi - r)} c\n{fp_str(xlo, ylo + r)} l\n"
-            f"{fp_str(xlo, ylo + t, xlo + t, ylo, xlo + r, ylo)} c\nh\n{ops}")
+            f"n\n{num(xlo + r, ylo)} m\n{num(xhi - r, ylo)} l\n"
+            f"{num(xhi - t, ylo, xhi, ylo + t, xhi, ylo + r)} c\n{num(xhi, yhi - r)} l\n"
+            f"{num(xhi, yhi - t, xhi - t, yhi, xhi - r, yhi)} c\n{num(xlo + r, yhi)} l\n"
+            f"{num(xlo + t, yhi, xlo, yhi - t, xlo, yhi - r)} c\n{num(xlo, ylo + r)} l\n"
+            f"{num(xlo, ylo + t, xlo + t, ylo, xlo + r, ylo)} c\nh\n{ops}")
 
     def _circle(self, o: Circle, dx, dy):
         stroke, fill = self._style(o.style)
         x, y, r = self.X(o.cx + dx), self.Y(o.cy + dy), o.r * MM
         k = r * KAPPA  # four Bezier quarters, written directly (reportlab's arcs use trigonometry)
-        self.c.addLiteral(f"{fp_str(x + r, y)} m {fp_str(x + r, y + k, x + k, y + r, x, y + r)} c "
-                          f"{fp_str(x - k, y + r, x - r, y + k, x - r, y)} c "
-                          f"{fp_str(x - r, y - k, x - k, y - r, x, y - r)} c "
-                          f"{fp_str(x + k, y - r, x + r, y - k, x + r, y)} c h "
+        self.c.addLiteral(f"{num(x + r, y)} m {num(x + r, y + k, x + k, y + r, x, y + r)} c "
+                          f"{num(x - k, y + r, x - r, y + k, x - r, y)} c "
+                          f"{num(x - r, y - k, x - k, y - r, x, y - r)} c "
+                          f"{num(x + k, y - r, x + r, y - k, x + r, y)} c h "
                           + PATH_OPS[stroke, fill, self.c._fillMode])
 
     def _line(self, ln: Line, dx, dy):
@@ -273,8 +294,8 @@ class Drawer:
         stroke, fill = self._style(ln.style)
         c = self.c
         (x0, y0), *rest = ln.points
-        ops = [f"n {fp_str(self.X(x0 + dx), self.Y(y0 + dy))} m"]
-        ops += [f"{fp_str(self.X(x + dx), self.Y(y + dy))} l" for x, y in rest]
+        ops = [f"n {num(self.X(x0 + dx), self.Y(y0 + dy))} m"]
+        ops += [f"{num(self.X(x + dx), self.Y(y + dy))} l" for x, y in rest]
         if ln.closed:
             ops.append("h")
         c._code.append(" ".join(ops) + "\n" + PATH_OPS[stroke, fill if ln.closed else 0, c._fillMode])
@@ -293,13 +314,13 @@ class Drawer:
         if t.align != "left":
             width = font.stringWidth(t.text, t.size)
             x = x - width if t.align == "right" else x - 0.5 * width
-        doc, tf, ops, cur = c._doc, f"{fp_str(t.size)} Tf {fp_str(c._leading)} TL", [], -1
+        doc, tf, ops, cur = c._doc, f"{num(t.size)} Tf {num(c._leading)} TL", [], -1
         for subset, chunk in font.splitString(t.text, doc):
             if subset != cur:
                 ops.append(f"{font.getSubsetInternalName(subset, doc)} {tf}")
                 cur = subset
             ops.append(f"({c._escape(chunk)}) Tj")
-        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(ops)} T* ET")
+        c._code.append(f"BT 1 0 0 1 {num(x, y)} Tm {' '.join(ops)} T* ET")
 
     def _para(self, p: Para, dx, dy):
         para, h, _ = fit_paragraph(p)
@@ -330,7 +351,7 @@ class Drawer:
         cos, sin = (1.0, 0.0) if not i.rotate else (math.cos(math.radians(i.rotate)),
                                                      math.sin(math.radians(i.rotate)))
         solid = "" if self.pen.get("dash") == () else " [] 0 d"
-        at = fp_str(half * cos, half * sin, -half * sin, half * cos, self.X(i.cx + dx), self.Y(i.cy + dy))
+        at = num(half * cos, half * sin, -half * sin, half * cos, self.X(i.cx + dx), self.Y(i.cy + dy))
         c.addLiteral(f"q {at} cm{solid}")
         c.doForm(name)
         c.addLiteral("Q")
@@ -367,6 +388,9 @@ class Drawer:
         elif isinstance(it, Icon):
             c.circle(self.X(it.cx + dx), self.Y(it.cy + dy), it.size * MM / 2, stroke=0, fill=1)
         c.restoreState()
+
+
+_DRAW = {kind: getattr(Drawer, "_" + kind.__name__.lower()) for kind in (Box, Circle, Line, Text, Para, Icon, QR)}
 
 
 def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = None,
