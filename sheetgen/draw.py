@@ -162,7 +162,7 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
                         key=p.id or "text", fix="shorten the text or give it a larger box")
 
 
-_ICON_CODE: dict[str, tuple[str, ...]] = {}  # an icon form's operators, by form name
+_ICON_CODE: dict[tuple, tuple[str, ...]] = {}  # an icon form's operators, by form name and colour space
 
 
 @lru_cache(maxsize=None)
@@ -337,10 +337,11 @@ class Drawer:
         name = form_name(f"ic_{i.name}_{fill}_{int(i.mono)}")
         if name not in self.forms:
             c.beginForm(name, -2, -2, 2, 2)
-            code = _ICON_CODE.get(name)
+            key = (name, c._enforceColorSpace)  # a print-shop canvas writes colours as CMYK
+            code = _ICON_CODE.get(key)
             if code is None:  # first use in this process: draw it, keep its operators
                 draw_unit(c, i.name, fill, i.mono)
-                code = _ICON_CODE[name] = tuple(c._code)
+                code = _ICON_CODE[key] = tuple(c._code)
                 c.endForm()
                 pack_once(c._doc.idToObject["FormXob." + name].stream)
             else:  # icons draw paths only (no text, alpha or images): the operators are all

@@ -129,3 +129,20 @@ def test_a_second_document_reuses_icon_forms_and_font_subsets_byte_for_byte():
     again = pdf_bytes([page], "icons")  # replays them
     assert again == first
     assert first.count(b"/Subtype /Form") == 3  # one form per icon, colour and mono
+
+
+def test_icon_forms_kept_from_an_rgb_document_are_not_reused_in_a_cmyk_one():
+    import zlib
+
+    from sheetgen.output_hooks import shop_colours
+
+    page = Page(210, 297, [Icon("skull", 50, 50, 10), Icon("tooth", 80, 50, 10)])
+    shop = shop_colours("tricky-treats")
+    draw._ICON_CODE.clear()
+    cmyk_first = pdf_bytes([page], "shop", hooks=shop)
+    draw._ICON_CODE.clear()
+    pdf_bytes([page], "screen")  # keeps the RGB operators
+    assert pdf_bytes([page], "shop", hooks=shop) == cmyk_first
+    forms = [zlib.decompress(s.split(b"stream\n", 1)[1].split(b"endstream")[0].rstrip(b"\n"))
+             for s in cmyk_first.split(b"/Subtype /Form")[1:]]
+    assert forms and all(b" k" in f and b" rg" not in f for f in forms)  # CMYK fills only
