@@ -81,6 +81,25 @@ def colour(value: str) -> Color:
     return toColor(value)
 
 
+_FORMS: dict[tuple, bytes] = {}  # an icon form object as written, by its content and the fonts' reference
+
+
+class _IconForm(pdfdoc.PDFFormXObject):
+    """An icon's form object, written once per process: it differs between documents only by the
+    number of the fonts object its resources name (the same for every icon of a document)."""
+
+    def format(self, document):
+        if not isinstance(document.encrypt, pdfdoc.NoEncryption) or self.Resources or self.XObjects:
+            return super().format(document)
+        fonts = pdfdoc.format(pdfdoc.PDFObjectReference(pdfdoc.BasicFonts), document)
+        key = (self.stream, self.lowerx, self.lowery, self.upperx, self.uppery, self.compression, fonts)
+        if key not in _FORMS:
+            if len(_FORMS) > 2048:
+                _FORMS.clear()
+            _FORMS[key] = super().format(document)
+        return _FORMS[key]
+
+
 class FastCanvas(Canvas):
     """A reportlab canvas that reads each colour string once (icons and styles repeat a few)."""
 
@@ -347,6 +366,7 @@ class Drawer:
             else:  # icons draw paths only (no text, alpha or images): the operators are all
                 c._code.extend(code)
                 c.endForm()
+            c._doc.idToObject["FormXob." + name].__class__ = _IconForm
             self.forms.add(name)
         half = i.size * MM / 2  # placed by hand: a canvas saveState costs more than the icon
         cos, sin = (1.0, 0.0) if not i.rotate else (math.cos(math.radians(i.rotate)),

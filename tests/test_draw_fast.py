@@ -122,10 +122,11 @@ def test_numbers_are_written_as_fp_str_writes_them():
 def test_a_second_document_reuses_icon_forms_and_font_subsets_byte_for_byte():
     draw._ICON_CODE.clear()
     draw._PACKED.clear()
+    draw._FORMS.clear()
     page = Page(210, 297, [Icon("skull", 50, 50, 10, id="a"), Icon("skull", 80, 50, 10, mono=True),
                            Icon("tooth", 50, 90, 12, rotate=30), Text(20, 120, "Tricky Treats", 12)])
     first = pdf_bytes([page], "icons")  # draws the icons, makes the subsets
-    assert draw._ICON_CODE and draw._PACKED
+    assert draw._ICON_CODE and draw._PACKED and draw._FORMS
     again = pdf_bytes([page], "icons")  # replays them
     assert again == first
     assert first.count(b"/Subtype /Form") == 3  # one form per icon, colour and mono
@@ -139,8 +140,10 @@ def test_icon_forms_kept_from_an_rgb_document_are_not_reused_in_a_cmyk_one():
     page = Page(210, 297, [Icon("skull", 50, 50, 10), Icon("tooth", 80, 50, 10)])
     shop = shop_colours("tricky-treats")
     draw._ICON_CODE.clear()
+    draw._FORMS.clear()
     cmyk_first = pdf_bytes([page], "shop", hooks=shop)
     draw._ICON_CODE.clear()
+    draw._FORMS.clear()
     pdf_bytes([page], "screen")  # keeps the RGB operators
     assert pdf_bytes([page], "shop", hooks=shop) == cmyk_first
     forms = [zlib.decompress(s.split(b"stream\n", 1)[1].split(b"endstream")[0].rstrip(b"\n"))
