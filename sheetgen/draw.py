@@ -14,7 +14,7 @@ from reportlab.lib.colors import Color, toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import PATH_OPS, Canvas
 from reportlab.platypus import Paragraph
@@ -110,11 +110,39 @@ class FastCanvas(Canvas):
         super().setStrokeColor(colour(aColor) if isinstance(aColor, str) else aColor, alpha)
 
 
+_WIDTHS: dict[tuple, bytes] = {}  # a font subset's widths array as written, by its numbers
+
+
+class _Widths(pdfdoc.PDFArray):
+    """A font subset's widths, written once per process: every document lists the same ones."""
+
+    def format(self, document):
+        key = tuple(self.sequence)
+        if key not in _WIDTHS:
+            if len(_WIDTHS) > 1024:
+                _WIDTHS.clear()
+            _WIDTHS[key] = super().format(document)
+        return _WIDTHS[key]
+
+
+@lru_cache(maxsize=1024)
+def _cmap(fontname: str, subset: tuple) -> str:
+    text = _make_cmap(fontname, list(subset))
+    pack_once(text.encode("utf8"))
+    return text
+
+
+_make_cmap = getattr(ttfonts, "made_by_reportlab", ttfonts.makeToUnicodeCMap)  # (a reload keeps it)
+ttfonts.made_by_reportlab = _make_cmap
+ttfonts.makeToUnicodeCMap = lambda fontname, subset: _cmap(fontname, tuple(subset))  # pure: made once
+
+
 def _font(name: str, filename: str) -> TTFont:
-    """A TrueType font whose subsets are made and compressed once per process: every document
-    embeds the same few (reportlab makes and compresses them again for each one)."""
+    """A TrueType font whose subsets (with their widths and character maps) are made and
+    compressed once per process: every document embeds the same few (reportlab makes and
+    compresses them again for each one)."""
     font = TTFont(name, filename)
-    make, made = font.face.makeSubset, {}
+    make, made, add = font.face.makeSubset, {}, font.addObjects
 
     def subset_once(subset):
         key = tuple(subset)
@@ -125,7 +153,13 @@ def _font(name: str, filename: str) -> TTFont:
             pack_once(made[key])
         return made[key]
 
-    font.face.makeSubset = subset_once
+    def add_objects(doc):
+        add(doc)
+        for obj in doc.idToObject["BasicFonts"].dict.values():
+            if type(getattr(obj, "Widths", None)) is pdfdoc.PDFArray:
+                obj.Widths.__class__ = _Widths
+
+    font.face.makeSubset, font.addObjects = subset_once, add_objects
     return font
 
 
