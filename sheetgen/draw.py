@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import io
 import math
-import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import qrcode
-from reportlab import rl_config
 from reportlab.lib.colors import Color, toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import PATH_OPS, Canvas
 from reportlab.platypus import Paragraph
 
@@ -23,6 +19,7 @@ from .errors import SheetgenError
 from .icons import DEFAULT_FILL, draw_unit
 from .output import write_atomic
 from .paper import MM
+from .pdf_reuse import IconForm, num, pack_once, truetype
 from .resources import shipped
 from .text import check_markup
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
@@ -32,72 +29,12 @@ FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 QUIET = 4  # modules of white around a QR code, inside its size
 KAPPA = 0.5522847498307936  # a quarter circle's Bezier control distance, as a fraction of r
-rl_config.useA85 = 0  # binary streams: smaller files, and no ASCII85 pass over every page
-ZLIB_LEVEL = 1  # a third of the compression time of zlib's default (6), files about 10 % larger
-
-
-_PACKED: dict[bytes, bytes] = {}  # streams every document repeats (font subsets, icon forms), compressed
-
-
-def pack_once(data: bytes) -> None:
-    """Compress `data` now and reuse the result whenever a later stream holds the same bytes."""
-    if len(_PACKED) > 2048:  # bounded: a long build meets many subsets
-        _PACKED.clear()
-    _PACKED[data] = zlib.compress(data, ZLIB_LEVEL)
-
-
-class _Flate(pdfdoc.PDFStreamFilterZCompress):
-    def encode(self, text):
-        data = text.encode("utf8") if isinstance(text, str) else text
-        packed = _PACKED.get(data)
-        return packed if packed is not None else zlib.compress(data, ZLIB_LEVEL)
-
-
-pdfdoc.PDFZCompress = _Flate()  # the filter reportlab gives every compressed stream
-
-
-class _Numbers(dict):
-    """Number -> its PDF text (reportlab's fp_str), kept: a page repeats few coordinates (a grid's
-    columns and rows, the same radius), and a look-up is cheaper than formatting again."""
-
-    def __missing__(self, value: float) -> str:
-        if len(self) > 100_000:
-            self.clear()
-        text = self[value] = fp_str(value)
-        return text
-
-
-_number = _Numbers().__getitem__
-
-
-def num(*values: float) -> str:
-    """The numbers as reportlab writes them (fp_str gives the same text)."""
-    return " ".join(map(_number, values))
 
 
 @lru_cache(maxsize=None)
 def colour(value: str) -> Color:
     """A colour string as a reportlab Color, parsed once (reportlab parses strings on every use)."""
     return toColor(value)
-
-
-_FORMS: dict[tuple, bytes] = {}  # an icon form object as written, by its content and the fonts' reference
-
-
-class _IconForm(pdfdoc.PDFFormXObject):
-    """An icon's form object, written once per process: it differs between documents only by the
-    number of the fonts object its resources name (the same for every icon of a document)."""
-
-    def format(self, document):
-        if not isinstance(document.encrypt, pdfdoc.NoEncryption) or self.Resources or self.XObjects:
-            return super().format(document)
-        fonts = pdfdoc.format(pdfdoc.PDFObjectReference(pdfdoc.BasicFonts), document)
-        key = (self.stream, self.lowerx, self.lowery, self.upperx, self.uppery, self.compression, fonts)
-        if key not in _FORMS:
-            if len(_FORMS) > 2048:
-                _FORMS.clear()
-            _FORMS[key] = super().format(document)
-        return _FORMS[key]
 
 
 class FastCanvas(Canvas):
@@ -110,65 +47,12 @@ class FastCanvas(Canvas):
         super().setStrokeColor(colour(aColor) if isinstance(aColor, str) else aColor, alpha)
 
 
-_WIDTHS: dict[tuple, bytes] = {}  # a font subset's widths array as written, by its numbers
-
-
-class _Widths(pdfdoc.PDFArray):
-    """A font subset's widths, written once per process: every document lists the same ones."""
-
-    def format(self, document):
-        key = tuple(self.sequence)
-        if key not in _WIDTHS:
-            if len(_WIDTHS) > 1024:
-                _WIDTHS.clear()
-            _WIDTHS[key] = super().format(document)
-        return _WIDTHS[key]
-
-
-@lru_cache(maxsize=1024)
-def _cmap(fontname: str, subset: tuple) -> str:
-    text = _make_cmap(fontname, list(subset))
-    pack_once(text.encode("utf8"))
-    return text
-
-
-_make_cmap = getattr(ttfonts, "made_by_reportlab", ttfonts.makeToUnicodeCMap)  # (a reload keeps it)
-ttfonts.made_by_reportlab = _make_cmap
-ttfonts.makeToUnicodeCMap = lambda fontname, subset: _cmap(fontname, tuple(subset))  # pure: made once
-
-
-def _font(name: str, filename: str) -> TTFont:
-    """A TrueType font whose subsets (with their widths and character maps) are made and
-    compressed once per process: every document embeds the same few (reportlab makes and
-    compresses them again for each one)."""
-    font = TTFont(name, filename)
-    make, made, add = font.face.makeSubset, {}, font.addObjects
-
-    def subset_once(subset):
-        key = tuple(subset)
-        if key not in made:
-            if len(made) > 256:
-                made.clear()
-            made[key] = make(subset)
-            pack_once(made[key])
-        return made[key]
-
-    def add_objects(doc):
-        add(doc)
-        for obj in doc.idToObject["BasicFonts"].dict.values():
-            if type(getattr(obj, "Widths", None)) is pdfdoc.PDFArray:
-                obj.Widths.__class__ = _Widths
-
-    font.face.makeSubset, font.addObjects = subset_once, add_objects
-    return font
-
-
 @lru_cache(maxsize=None)
 def register_fonts() -> None:
     files = {"Lato": "Lato-Regular.ttf", "Lato-Bold": "Lato-Bold.ttf",
              "Lato-Italic": "Lato-Italic.ttf", "Lato-Black": "Lato-Black.ttf"}
     for name, file in files.items():
-        pdfmetrics.registerFont(_font(name, str(FONT_DIR / file)))
+        pdfmetrics.registerFont(truetype(name, str(FONT_DIR / file)))
     pdfmetrics.registerFontFamily("Lato", normal="Lato", bold="Lato-Bold", italic="Lato-Italic",
                                   boldItalic="Lato-Black")
 
@@ -400,7 +284,7 @@ class Drawer:
             else:  # icons draw paths only (no text, alpha or images): the operators are all
                 c._code.extend(code)
                 c.endForm()
-            c._doc.idToObject["FormXob." + name].__class__ = _IconForm
+            c._doc.idToObject["FormXob." + name].__class__ = IconForm
             self.forms.add(name)
         half = i.size * MM / 2  # placed by hand: a canvas saveState costs more than the icon
         cos, sin = (1.0, 0.0) if not i.rotate else (math.cos(math.radians(i.rotate)),

@@ -9,7 +9,7 @@ import io
 import pytest
 from reportlab.pdfbase import pdfmetrics
 
-from sheetgen import draw
+from sheetgen import draw, pdf_reuse
 from sheetgen.draw import Drawer, FastCanvas, font_name, pdf_bytes, register_fonts
 from sheetgen.paper import MM
 from sheetgen.scene import Box, Icon, Line, Page, Style, Text
@@ -115,20 +115,20 @@ def test_numbers_are_written_as_fp_str_writes_them():
     from reportlab.lib.rl_accel import fp_str
 
     values = [0.0, -0.0, 1, 1.5, -2.25, 1e-9, 123456.789012, 595.2755905511812, 0.30000000000000004]
-    assert draw.num(*values) == fp_str(*values)
-    assert draw.num(*values) == draw.num(*values)  # the second time from the kept texts
+    assert pdf_reuse.num(*values) == fp_str(*values)
+    assert pdf_reuse.num(*values) == pdf_reuse.num(*values)  # the second time from the kept texts
 
 
 def test_a_second_document_reuses_icon_forms_and_font_subsets_byte_for_byte():
     """Icon operators and form objects, font subsets with their widths and character maps, and
     their compressed streams are kept from the first document; the second is the same bytes."""
-    for kept in (draw._ICON_CODE, draw._PACKED, draw._FORMS, draw._WIDTHS):
+    for kept in (draw._ICON_CODE, pdf_reuse._PACKED, pdf_reuse._FORMS, pdf_reuse._WIDTHS):
         kept.clear()
-    draw._cmap.cache_clear()
+    pdf_reuse._cmap.cache_clear()
     page = Page(210, 297, [Icon("skull", 50, 50, 10, id="a"), Icon("skull", 80, 50, 10, mono=True),
                            Icon("tooth", 50, 90, 12, rotate=30), Text(20, 120, "Tricky Treats", 12)])
     first = pdf_bytes([page], "icons")  # draws the icons, makes the subsets
-    assert draw._ICON_CODE and draw._PACKED and draw._FORMS and draw._WIDTHS
+    assert draw._ICON_CODE and pdf_reuse._PACKED and pdf_reuse._FORMS and pdf_reuse._WIDTHS
     again = pdf_bytes([page], "icons")  # replays them
     assert again == first
     assert first.count(b"/Subtype /Form") == 3  # one form per icon, colour and mono
@@ -142,10 +142,10 @@ def test_icon_forms_kept_from_an_rgb_document_are_not_reused_in_a_cmyk_one():
     page = Page(210, 297, [Icon("skull", 50, 50, 10), Icon("tooth", 80, 50, 10)])
     shop = shop_colours("tricky-treats")
     draw._ICON_CODE.clear()
-    draw._FORMS.clear()
+    pdf_reuse._FORMS.clear()
     cmyk_first = pdf_bytes([page], "shop", hooks=shop)
     draw._ICON_CODE.clear()
-    draw._FORMS.clear()
+    pdf_reuse._FORMS.clear()
     pdf_bytes([page], "screen")  # keeps the RGB operators
     assert pdf_bytes([page], "shop", hooks=shop) == cmyk_first
     forms = [zlib.decompress(s.split(b"stream\n", 1)[1].split(b"endstream")[0].rstrip(b"\n"))
