@@ -94,6 +94,8 @@ def _many_letters() -> str:
     Text(20, 30, "Boo-nus · 3–4 (x) \\ é", 6.5, align="center", bold=True),
     Text(20.333, 30.777, "right", 14, align="right", italic=True),
     Text(20, 30, _many_letters(), 7),
+    Text(20, 30, "", 8, align="center"),  # nothing to write
+    Text(20, 30, "\u2605 \u00a0x", 8),  # a star the font lacks, a no-break space
 ])
 def test_texts_are_written_as_drawstring_writes_them(text):
     name = font_name(text.bold, text.italic)
