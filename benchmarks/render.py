@@ -19,18 +19,22 @@ from sheetgen.draw import pdf_bytes  # noqa: E402
 from sheetgen.kinds import Options, load, render_pages  # noqa: E402
 
 
-def pages_per_second(layout: str, n: int = 50) -> tuple[float, float]:
-    """(pages per wall-clock second, pages per CPU second) composing and drawing `layout` n times."""
+def pages_per_second(layout: str, n: int = 50) -> tuple[float, float, float, float]:
+    """(pages per wall-clock second, pages per CPU second, CPU ms a page in `render_pages`
+    (compose and lint), CPU ms a page in the drawer) composing and drawing `layout` n times."""
     loaded = load(layout)
     opts = Options(per_page=1)
     pdf_bytes(render_pages(loaded, opts), "warm-up")
     t0, c0 = time.perf_counter(), time.process_time()
-    pages = 0
+    pages, composing = 0, 0.0
     for _ in range(n):
+        c1 = time.process_time()
         ps = render_pages(loaded, opts)
+        composing += time.process_time() - c1
         pdf_bytes(ps, loaded.doc.title)
         pages += len(ps)
-    return pages / (time.perf_counter() - t0), pages / (time.process_time() - c0)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return pages / wall, pages / cpu, composing / pages * 1000, (cpu - composing) / pages * 1000
 
 
 def help_seconds(repeat: int = 5) -> float:
@@ -54,8 +58,9 @@ def main() -> None:
     accel = "C" if type(rl_accel.fp_str).__name__ == "builtin_function_or_method" else "pure Python"
     print(f"reportlab accelerator: {accel}; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for layout in ("tricky-treats", "haunt-the-block", "boogaloo", "gingerbread-status"):
-        wall, cpu = pages_per_second(layout)
-        print(f"{layout}, 1 sheet a page, 50 renders: {wall:.1f} pages/s ({cpu:.1f} per CPU second)")
+        wall, cpu, composing, drawing = pages_per_second(layout)
+        print(f"{layout}, 1 sheet a page, 50 renders: {wall:.1f} pages/s ({cpu:.1f} per CPU second; "
+              f"CPU ms a page: {composing:.1f} compose and lint, {drawing:.1f} drawer)")
     print(f"sheetgen --help: {help_seconds():.3f} s (best of 5)")
     print(f"weasyprint imported for --help: {weasyprint_imported_by_help()}")
     for extra in ("cards.py", "build.py"):  # decks, then a full `sheetgen build`

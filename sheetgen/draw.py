@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import io
 import math
-import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import qrcode
-from reportlab import rl_config
 from reportlab.lib.colors import Color, toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase import pdfdoc, pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import PATH_OPS, Canvas
 from reportlab.platypus import Paragraph
 
@@ -23,6 +19,7 @@ from .errors import SheetgenError
 from .icons import DEFAULT_FILL, draw_unit
 from .output import write_atomic
 from .paper import MM
+from .pdf_reuse import IconForm, num, pack_once, truetype
 from .resources import shipped
 from .text import check_markup
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Style, Text
@@ -32,16 +29,6 @@ FONTS = {"regular": "Lato", "bold": "Lato-Bold", "italic": "Lato-Italic", "black
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 QUIET = 4  # modules of white around a QR code, inside its size
 KAPPA = 0.5522847498307936  # a quarter circle's Bezier control distance, as a fraction of r
-rl_config.useA85 = 0  # binary streams: smaller files, and no ASCII85 pass over every page
-ZLIB_LEVEL = 1  # a third of the compression time of zlib's default (6), files about 10 % larger
-
-
-class _Flate(pdfdoc.PDFStreamFilterZCompress):
-    def encode(self, text):
-        return zlib.compress(text.encode("utf8") if isinstance(text, str) else text, ZLIB_LEVEL)
-
-
-pdfdoc.PDFZCompress = _Flate()  # the filter reportlab gives every compressed stream
 
 
 @lru_cache(maxsize=None)
@@ -65,7 +52,7 @@ def register_fonts() -> None:
     files = {"Lato": "Lato-Regular.ttf", "Lato-Bold": "Lato-Bold.ttf",
              "Lato-Italic": "Lato-Italic.ttf", "Lato-Black": "Lato-Black.ttf"}
     for name, file in files.items():
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+        pdfmetrics.registerFont(truetype(name, str(FONT_DIR / file)))
     pdfmetrics.registerFontFamily("Lato", normal="Lato", bold="Lato-Bold", italic="Lato-Italic",
                                   boldItalic="Lato-Black")
 
@@ -74,6 +61,7 @@ def font_name(bold: bool = False, italic: bool = False) -> str:
     return FONTS["bold" if bold else "italic" if italic else "regular"]
 
 
+@lru_cache(maxsize=8192)  # the lint measures every text of every page; labels repeat
 def text_width_mm(text: str, size: float, bold: bool = False) -> float:
     register_fonts()
     return pdfmetrics.stringWidth(text, font_name(bold), size) / MM
@@ -109,6 +97,9 @@ def fit_paragraph(p: Para) -> tuple[Paragraph, float, float]:
         size -= 0.25
     raise SheetgenError(f"text does not fit its {p.w:.0f}x{p.h:.0f} mm box even at {p.min_size:g} pt",
                         key=p.id or "text", fix="shorten the text or give it a larger box")
+
+
+_ICON_CODE: dict[tuple, tuple[str, ...]] = {}  # an icon form's operators, by form name and colour space
 
 
 @lru_cache(maxsize=None)
@@ -167,7 +158,9 @@ class Drawer:
                 else:
                     self._items(it.items, dx + it.dx, dy + it.dy)
                 continue
-            getattr(self, "_" + type(it).__name__.lower())(it, dx, dy)
+            kind = type(it)
+            draw = _DRAW.get(kind) or getattr(Drawer, "_" + kind.__name__.lower())
+            draw(self, it, dx, dy)
             if it.id in self.shade:
                 self._heat(it, dx, dy, self.shade[it.id])
 
@@ -204,44 +197,67 @@ class Drawer:
         c.restoreState()
 
     def _box(self, b: Box, dx, dy):
+        """Written as reportlab's rect and roundRect write it, without building a path object."""
         stroke, fill = self._style(b.style)
-        x, y = self.X(b.x + dx), self.Y(b.y + dy + b.h)
-        if b.radius:
-            self.c.roundRect(x, y, b.w * MM, b.h * MM, b.radius * MM, stroke=stroke, fill=fill)
-        else:
-            self.c.rect(x, y, b.w * MM, b.h * MM, stroke=stroke, fill=fill)
+        c = self.c
+        x, y, w, h = self.X(b.x + dx), self.Y(b.y + dy + b.h), b.w * MM, b.h * MM
+        ops = PATH_OPS[stroke, fill, c._fillMode]
+        if not b.radius:
+            c._code.append(f"n {num(x, y, w, h)} re {ops}")
+            return
+        r = b.radius * MM
+        t = 0.4472 * r  # reportlab's corner factor
+        xlo, xhi = min(x, x + w), max(x, x + w)
+        ylo, yhi = min(y, y + h), max(y, y + h)
+        c._code.append(
+            f"n\n{num(xlo + r, ylo)} m\n{num(xhi - r, ylo)} l\n"
+            f"{num(xhi - t, ylo, xhi, ylo + t, xhi, ylo + r)} c\n{num(xhi, yhi - r)} l\n"
+            f"{num(xhi, yhi - t, xhi - t, yhi, xhi - r, yhi)} c\n{num(xlo + r, yhi)} l\n"
+            f"{num(xlo + t, yhi, xlo, yhi - t, xlo, yhi - r)} c\n{num(xlo, ylo + r)} l\n"
+            f"{num(xlo, ylo + t, xlo + t, ylo, xlo + r, ylo)} c\nh\n{ops}")
 
     def _circle(self, o: Circle, dx, dy):
         stroke, fill = self._style(o.style)
         x, y, r = self.X(o.cx + dx), self.Y(o.cy + dy), o.r * MM
         k = r * KAPPA  # four Bezier quarters, written directly (reportlab's arcs use trigonometry)
-        self.c.addLiteral(f"{fp_str(x + r, y)} m {fp_str(x + r, y + k, x + k, y + r, x, y + r)} c "
-                          f"{fp_str(x - k, y + r, x - r, y + k, x - r, y)} c "
-                          f"{fp_str(x - r, y - k, x - k, y - r, x, y - r)} c "
-                          f"{fp_str(x + k, y - r, x + r, y - k, x + r, y)} c h "
+        self.c.addLiteral(f"{num(x + r, y)} m {num(x + r, y + k, x + k, y + r, x, y + r)} c "
+                          f"{num(x - k, y + r, x - r, y + k, x - r, y)} c "
+                          f"{num(x - r, y - k, x - k, y - r, x, y - r)} c "
+                          f"{num(x + k, y - r, x + r, y - k, x + r, y)} c h "
                           + PATH_OPS[stroke, fill, self.c._fillMode])
 
     def _line(self, ln: Line, dx, dy):
+        """Written as reportlab's path object and drawPath write it."""
         stroke, fill = self._style(ln.style)
-        p = self.c.beginPath()
+        c = self.c
         (x0, y0), *rest = ln.points
-        p.moveTo(self.X(x0 + dx), self.Y(y0 + dy))
-        for x, y in rest:
-            p.lineTo(self.X(x + dx), self.Y(y + dy))
+        ops = [f"n {num(self.X(x0 + dx), self.Y(y0 + dy))} m"]
+        ops += [f"{num(self.X(x + dx), self.Y(y + dy))} l" for x, y in rest]
         if ln.closed:
-            p.close()
-        self.c.drawPath(p, stroke=stroke, fill=fill if ln.closed else 0)
+            ops.append("h")
+        c._code.append(" ".join(ops) + "\n" + PATH_OPS[stroke, fill if ln.closed else 0, c._fillMode])
 
     def _text(self, t: Text, dx, dy):
+        """Written as reportlab's drawString (and its centred and right forms) writes it with a
+        TrueType font, without building a text object."""
         c = self.c
         self._fill(t.color)
-        font = (font_name(t.bold, t.italic), t.size)
-        if self.pen.get("font") != font:
-            c.setFont(*font)
-            self.pen["font"] = font
+        name = font_name(t.bold, t.italic)
+        if self.pen.get("font") != (name, t.size):
+            c.setFont(name, t.size)
+            self.pen["font"] = (name, t.size)
+        font = pdfmetrics.getFont(name)
         x, y = self.X(t.x + dx), self.Y(t.y + dy)
-        {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[t.align](
-            x, y, t.text)
+        if t.align != "left":
+            width = font.stringWidth(t.text, t.size)
+            x = x - width if t.align == "right" else x - 0.5 * width
+        doc, tf, ops, cur = c._doc, f"{num(t.size)} Tf {num(c._leading)} TL", [], -1
+        for subset, chunk in font.splitString(t.text, doc):
+            if subset != cur:
+                ops.append(f"{font.getSubsetInternalName(subset, doc)} {tf}")
+                cur = subset
+            ops.append(f"({c._escape(chunk)}) Tj")
+        c._code.append(f"BT 1 0 0 1 {num(x, y)} Tm {' '.join(ops)} T* ET")
 
     def _para(self, p: Para, dx, dy):
         para, h, _ = fit_paragraph(p)
@@ -258,14 +274,23 @@ class Drawer:
         name = form_name(f"ic_{i.name}_{fill}_{int(i.mono)}")
         if name not in self.forms:
             c.beginForm(name, -2, -2, 2, 2)
-            draw_unit(c, i.name, fill, i.mono)
-            c.endForm()
+            key = (name, c._enforceColorSpace)  # a print-shop canvas writes colours as CMYK
+            code = _ICON_CODE.get(key)
+            if code is None:  # first use in this process: draw it, keep its operators
+                draw_unit(c, i.name, fill, i.mono)
+                code = _ICON_CODE[key] = tuple(c._code)
+                c.endForm()
+                pack_once(c._doc.idToObject["FormXob." + name].stream)
+            else:  # icons draw paths only (no text, alpha or images): the operators are all
+                c._code.extend(code)
+                c.endForm()
+            c._doc.idToObject["FormXob." + name].__class__ = IconForm
             self.forms.add(name)
         half = i.size * MM / 2  # placed by hand: a canvas saveState costs more than the icon
         cos, sin = (1.0, 0.0) if not i.rotate else (math.cos(math.radians(i.rotate)),
                                                      math.sin(math.radians(i.rotate)))
         solid = "" if self.pen.get("dash") == () else " [] 0 d"
-        at = fp_str(half * cos, half * sin, -half * sin, half * cos, self.X(i.cx + dx), self.Y(i.cy + dy))
+        at = num(half * cos, half * sin, -half * sin, half * cos, self.X(i.cx + dx), self.Y(i.cy + dy))
         c.addLiteral(f"q {at} cm{solid}")
         c.doForm(name)
         c.addLiteral("Q")
@@ -302,6 +327,9 @@ class Drawer:
         elif isinstance(it, Icon):
             c.circle(self.X(it.cx + dx), self.Y(it.cy + dy), it.size * MM / 2, stroke=0, fill=1)
         c.restoreState()
+
+
+_DRAW = {kind: getattr(Drawer, "_" + kind.__name__.lower()) for kind in (Box, Circle, Line, Text, Para, Icon, QR)}
 
 
 def pdf_bytes(pages: list[Page], title: str, shade: dict[str, float] | None = None,

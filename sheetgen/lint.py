@@ -19,28 +19,35 @@ MIN_TEXT_PT = 6.0
 MIN_WRITE_MM = 5.0
 
 
+def _text_bounds(it: Text) -> tuple[float, float, float, float]:
+    w = text_width_mm(it.text, it.size, it.bold)
+    x0 = it.x - {"left": 0, "center": w / 2, "right": w}[it.align]
+    return x0, it.y - it.size * 0.75 / MM, x0 + w, it.y + it.size * 0.2 / MM
+
+
+def _line_bounds(it: Line) -> tuple[float, float, float, float]:
+    xs, ys = zip(*it.points)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+# (x0, y0, x1, y1) of each primitive in its own coordinates, by type (one look-up, not a chain)
+_BOUNDS = {
+    Box: lambda it: (it.x, it.y, it.x + it.w, it.y + it.h),
+    Circle: lambda it: (it.cx - it.r, it.cy - it.r, it.cx + it.r, it.cy + it.r),
+    Line: _line_bounds,
+    Text: _text_bounds,
+    Para: lambda it: (it.x, it.y, it.x + it.w, it.y + it.h),
+    Icon: lambda it: (it.cx - it.size / 2, it.cy - it.size / 2, it.cx + it.size / 2, it.cy + it.size / 2),
+    QR: lambda it: (it.x, it.y, it.x + it.size, it.y + it.size),
+}
+
+
 def bounds(it, dx: float, dy: float) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of a primitive in page mm."""
-    if isinstance(it, Box):
-        x0, y0, x1, y1 = it.x, it.y, it.x + it.w, it.y + it.h
-    elif isinstance(it, Circle):
-        x0, y0, x1, y1 = it.cx - it.r, it.cy - it.r, it.cx + it.r, it.cy + it.r
-    elif isinstance(it, Line):
-        xs, ys = zip(*it.points)
-        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
-    elif isinstance(it, Text):
-        w = text_width_mm(it.text, it.size, it.bold)
-        x0 = it.x - {"left": 0, "center": w / 2, "right": w}[it.align]
-        x0, y0, x1, y1 = x0, it.y - it.size * 0.75 / MM, x0 + w, it.y + it.size * 0.2 / MM
-    elif isinstance(it, Para):
-        x0, y0, x1, y1 = it.x, it.y, it.x + it.w, it.y + it.h
-    elif isinstance(it, Icon):
-        h = it.size / 2
-        x0, y0, x1, y1 = it.cx - h, it.cy - h, it.cx + h, it.cy + h
-    elif isinstance(it, QR):
-        x0, y0, x1, y1 = it.x, it.y, it.x + it.size, it.y + it.size
-    else:  # pragma: no cover - every primitive is listed above
+    local = _BOUNDS.get(type(it)) or next((f for t, f in _BOUNDS.items() if isinstance(it, t)), None)
+    if local is None:  # pragma: no cover - every primitive is listed above
         raise TypeError(type(it))
+    x0, y0, x1, y1 = local(it)
     return x0 + dx, y0 + dy, x1 + dx, y1 + dy
 
 
@@ -170,55 +177,87 @@ def _inside_np(a, b, tol: float):
         & (a[..., 2] <= b[..., 2] + tol) & (a[..., 3] <= b[..., 3] + tol)
 
 
+def _ranges(lo, hi):
+    """Every (k, i) with lo[k] <= i < hi[k], k ascending: ragged ranges expanded without a loop."""
+    counts = np.maximum(hi - lo, 0)
+    k = np.repeat(np.arange(len(lo)), counts)
+    return k, np.arange(counts.sum()) + np.repeat(lo - np.cumsum(counts) + counts, counts)
+
+
+def overlapping(box, rows, tol: float, limit: int = 250_000):
+    """(n, m): each text row n (from `rows`, ascending) and element m whose rectangles overlap by
+    more than `tol` on both axes, ordered by n then m, as a full text-by-element comparison gives
+    them. Sort and sweep along x: an element starting inside a text's x range, or a text starting
+    inside an element's, are the candidates (any overlap is one or the other); only those are
+    compared. More candidates than `limit` are taken half the texts at a time (bounded memory)."""
+    x0, x1 = box[:, 0], box[:, 2]
+    by_x = np.argsort(x0, kind="stable")
+    ex = x0[by_x]
+    k1, i1 = _ranges(np.searchsorted(ex, x0[rows], "left"), np.searchsorted(ex, x1[rows], "left"))
+    t_order = np.argsort(x0[rows], kind="stable")
+    tx = x0[rows][t_order]
+    m2, j2 = _ranges(np.searchsorted(tx, x0, "right"), np.searchsorted(tx, x1, "left"))
+    if len(k1) + len(m2) > limit and len(rows) > 1:
+        half = len(rows) // 2
+        parts = [overlapping(box, rows[:half], tol, limit), overlapping(box, rows[half:], tol, limit)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    code = np.sort(np.concatenate([rows[k1] * len(box) + by_x[i1], rows[t_order[j2]] * len(box) + m2]))
+    n, m = code // len(box), code % len(box)
+    a, b = box[n], box[m]
+    keep = (np.minimum(a[:, 2], b[:, 2]) - np.maximum(a[:, 0], b[:, 0]) > tol) \
+        & (np.minimum(a[:, 3], b[:, 3]) - np.maximum(a[:, 1], b[:, 1]) > tol)
+    return n[keep], m[keep]
+
+
 def touching(page: Page, tol: float = 0.05) -> list[str]:
     """Text that runs into another element: their rectangles overlap while neither holds the
     other (a label inside its box, a box drawn inside a paragraph's area, or an unstroked fill
     drawn before the text as its background are fine), and for a line or circle its real shape
     meets the text, not only its bounding box. What a filled box or circle holding the text covers
-    (drawn before it) is hidden; a layer group's texts meet only its own items. The rectangles
-    are compared with numpy, every text against every element, so only the few pairs that
-    overlap reach the exact geometry."""
-    placed = [(it, dx, dy, clip, b, layer) for it, dx, dy, clip, layer in _clipped(page.items)
-              if (b := _ink_box(it, dx, dy, clip)) is not None]
-    texts = np.array([isinstance(p[0], (Text, Para)) for p in placed], dtype=bool)
-    if not texts.any():
+    (drawn before it) is hidden; a layer group's texts meet only its own items. The overlapping
+    rectangles are found by sort and sweep (`overlapping`), so only the few pairs that overlap
+    reach the exact geometry."""
+    placed, facts = [], []
+    for it, dx, dy, clip, layer in _clipped(page.items):
+        b = _ink_box(it, dx, dy, clip)
+        if b is None:
+            continue
+        placed.append((it, dx, dy, clip, b))
+        kind = type(it)
+        style = getattr(it, "style", None)
+        filled = style is not None and style.fill is not None
+        disc = (it.cx + dx, it.cy + dy, it.r) if kind is Circle and filled else (0.0, 0.0, -1.0)
+        facts.append((*b, layer, *disc, kind is Text or kind is Para, kind is Para,
+                      style is not None and not style.stroke,  # a fill, behind the texts after it
+                      kind is Line, kind is Box and filled))  # shaped: see _meets; cover
+    if not placed:
         return []
-    box = np.array([p[4] for p in placed])
-    layer = np.array([p[5] for p in placed])
-    paras = np.array([isinstance(p[0], Para) for p in placed], dtype=bool)
-    ground = np.array([isinstance(p[0], (Box, Circle, Line)) and not p[0].style.stroke
-                       for p in placed], dtype=bool)  # a fill, behind the texts drawn after it
-    shaped = np.array([isinstance(p[0], Line) for p in placed], dtype=bool)  # see _meets
-    cover = np.array([isinstance(p[0], Box) and p[0].style.fill is not None for p in placed], dtype=bool)
-    disc = np.array([(p[0].cx + p[1], p[0].cy + p[2], p[0].r) if isinstance(p[0], Circle)
-                     and p[0].style.fill is not None else (0.0, 0.0, -1.0) for p in placed])
+    f = np.array(facts, dtype=float)
+    box, layer, disc = f[:, :4], f[:, 4], f[:, 5:8]
+    texts, paras, ground, shaped, cover = (f[:, c] > 0 for c in range(8, 13))
     rows = np.flatnonzero(texts)
+    if not len(rows):
+        return []
+    n, m = overlapping(box, rows, tol)
+    a, b, d = box[n], box[m], disc[m]
+    inside = _inside_np(a, b, tol)
+    far = np.hypot(np.maximum(abs(a[:, 0] - d[:, 0]), abs(a[:, 2] - d[:, 0])),
+                   np.maximum(abs(a[:, 1] - d[:, 1]), abs(a[:, 3] - d[:, 1])))
+    under = ((cover[m] & inside) | (far <= d[:, 2] + tol)) & (m < n)  # a fill behind the text
+    behind = np.full(len(placed), -1)
+    np.maximum.at(behind, n[under], m[under])
+    hit = (m != n) & ~((texts | ground)[m] & (m < n)) & (m >= behind[n]) & (layer[m] == layer[n]) \
+        & ~((inside & ~shaped[m]) | (~texts[m] & paras[n] & _inside_np(b, a, tol)))
     out = []
-    step = max(1, 250_000 // len(placed))  # bounded memory on very large pages
-    for s in range(0, len(rows), step):
-        t = rows[s:s + step, None]
-        a, b = box[t], box[None, :]
-        i, m = np.nonzero((np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) > tol)
-                          & (np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) > tol))
-        n = t[i, 0]  # the pairs whose rectangles overlap, row by row: the order of the page
-        a, b, d = box[n], box[m], disc[m]
-        inside = _inside_np(a, b, tol)
-        far = np.hypot(np.maximum(abs(a[:, 0] - d[:, 0]), abs(a[:, 2] - d[:, 0])),
-                       np.maximum(abs(a[:, 1] - d[:, 1]), abs(a[:, 3] - d[:, 1])))
-        under = ((cover[m] & inside) | (far <= d[:, 2] + tol)) & (m < n)  # a fill behind the text
-        behind = np.full(len(placed), -1)
-        np.maximum.at(behind, n[under], m[under])
-        hit = (m != n) & ~((texts | ground)[m] & (m < n)) & (m >= behind[n]) & (layer[m] == layer[n]) \
-            & ~((inside & ~shaped[m]) | (~texts[m] & paras[n] & _inside_np(b, a, tol)))
-        for n, m in zip(n[hit].tolist(), m[hit].tolist()):
-            e, edx, edy, eclip, eb, _ = placed[m]
-            ta = box[n]
-            if isinstance(e, (Line, Circle)) and not _meets(
-                    e, edx, edy, eclip, (ta[0] + tol, ta[1] + tol, ta[2] - tol, ta[3] - tol)):
-                continue
-            txt = placed[n][0]
-            out.append(f"{txt.id or type(txt).__name__}: text touches {e.id or type(e).__name__} "
-                       f"at ({max(ta[0], eb[0]):.1f},{max(ta[1], eb[1]):.1f})")
+    for n, m in zip(n[hit].tolist(), m[hit].tolist()):
+        e, edx, edy, eclip, eb = placed[m]
+        ta = box[n]
+        if isinstance(e, (Line, Circle)) and not _meets(
+                e, edx, edy, eclip, (ta[0] + tol, ta[1] + tol, ta[2] - tol, ta[3] - tol)):
+            continue
+        txt = placed[n][0]
+        out.append(f"{txt.id or type(txt).__name__}: text touches {e.id or type(e).__name__} "
+                   f"at ({max(ta[0], eb[0]):.1f},{max(ta[1], eb[1]):.1f})")
     return out
 
 

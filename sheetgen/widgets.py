@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .draw import text_width_mm
 from .scene import Box, Circle, Item, Line, Style, Text
 
@@ -9,6 +11,7 @@ THIN = Style(width=0.25)
 GREY = "#bdbdbd"
 
 
+@lru_cache(maxsize=1024)  # a sheet tints the same few colours for every box
 def tint(colour: str, amount: float) -> str:
     """Mix a #rrggbb colour with white; amount 0 is white, 1 the colour itself."""
     rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
