@@ -47,6 +47,7 @@ def variant_stamp(variant, x: float, y: float, w: float, qr_size: float = 14.0) 
 
     if variant is None:
         return []
+    drawn = "" if variant.candidate is None else f", search candidate {variant.candidate}"
     return [QR(x + w - qr_size, y - qr_size, qr_size, variant.command, id="variant.qr"),
-            Text(x, y - 1, f"Custom variant {variant.id} · seed {variant.seed} · make it again: "
+            Text(x, y - 1, f"Custom variant {variant.id} · seed {variant.seed}{drawn} · make it again: "
                  f"{variant.command}", 6.5, id="variant.footer")]
