@@ -297,6 +297,9 @@ def _drawn(game, seed, candidate, param, count, settings, workers, out):
         raise SheetgenError("--param and --candidate go together, for one variant",
                             key="--candidate" if candidate is None else "--count",
                             fix="give the search's --candidate N (and leave out --count)")
+    if settings.band != v.Settings.band:
+        raise SheetgenError("--band does not apply to --candidate (the search chose that candidate)",
+                            key="--band", fix="leave out --band")
     space = importlib.import_module(v._base(game)[1].kind.variant).SPACE
     ranges = v.parse_ranges(space, param, game)
     r = v.make_drawn(game, seed, candidate, check_folder(out, "variants folder"), ranges, settings,

@@ -196,8 +196,12 @@ def write(text: str, out_dir: Path, name: str) -> tuple[Path, Path]:
     from .draw import write_pdf
 
     yaml_path = write_atomic(out_dir / f"{name}.yaml", text)
-    accepted = load(yaml_path)
-    pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+    try:
+        accepted = load(yaml_path)
+        pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+    except SheetgenError:
+        yaml_path.unlink()  # no layout without its PDF
+        raise
     return yaml_path, pdf
 
 
