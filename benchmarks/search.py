@@ -28,7 +28,7 @@ def timed_task(root, units):
 
 
 def units_of(game: str, n: int, batches: int) -> list[Unit]:
-    _, shipped, cands = draw(game, 1, n, {}, "benchmark")
+    _, shipped, cands = draw(game, 1, n, {})
     kind = shipped.data["kind"]
     return [Unit(c.index, kind, c.doc, ("greedy",), (RUNGS, b), UNIT) for c in cands if not c.rejected
             for b in range(batches)]

@@ -248,7 +248,10 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
                                        help="accepted greedy mean: within this fraction of the shipped sheet's"),
             games: int = typer.Option(2000, "--games", min=50, help="playouts per policy for each candidate"),
             workers: int = typer.Option(0, "--workers", min=0, help="processes (0: all cores)"),
-            out: Path = typer.Option(Path("output/variants"), "--out", help="output folder")):
+            out: Path = typer.Option(Path("output/variants"), "--out", help="output folder"),
+            candidate: Optional[int] = typer.Option(None, "--candidate", min=0, max=999_999,
+                                                    help="candidate N of `sheetgen search --seed SEED` instead"),
+            param: list[str] = typer.Option([], "--param", help="with --candidate: the search's NAME=LO:HI")):
     """Generate seeded custom sheets; only those the validator passes are written."""
     import os
 
@@ -258,6 +261,8 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
     from . import variant as v
 
     settings = v.Settings(band=band, games=games)
+    if candidate is not None or param:
+        return _drawn(game, seed, candidate, param, count, settings, workers, out)
     seeds = list(range(seed, seed + count))
     t0 = time.perf_counter()
     results = []
@@ -278,6 +283,29 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
                f"{time.perf_counter() - t0:.1f} s")
     if len(accepted) < count:
         raise typer.Exit(1)
+
+
+def _drawn(game, seed, candidate, param, count, settings, workers, out):
+    """`sheetgen variant --candidate`: one searched candidate, drawn alone and checked."""
+    import importlib
+    import os
+
+    from . import variant as v
+    from .output import check_folder
+
+    if candidate is None or count != 1:
+        raise SheetgenError("--param and --candidate go together, for one variant",
+                            key="--candidate" if candidate is None else "--count",
+                            fix="give the search's --candidate N (and leave out --count)")
+    if settings.band != v.Settings.band:
+        raise SheetgenError("--band does not apply to --candidate (the search chose that candidate)",
+                            key="--band", fix="leave out --band")
+    space = importlib.import_module(v._base(game)[1].kind.variant).SPACE
+    ranges = v.parse_ranges(space, param, game)
+    r = v.make_drawn(game, seed, candidate, check_folder(out, "variants folder"), ranges, settings,
+                     workers or os.cpu_count() or 1)
+    typer.echo(f"{r.yaml_path}  id {r.variant_id}  search seed {seed} candidate {candidate}  "
+               f"greedy mean {r.mean:.1f}  pdf {r.pdf_path}")
 
 
 @app.command()

@@ -4,7 +4,8 @@ and the hook that puts it in the PDF's QR codes when a base URL is set.
 A link is `BASE/S/NAME/TOKENS`, all upper case so a QR code stores it in alphanumeric mode (the
 smallest code): NAME is the layout's name (a variant's: its game), TOKENS are '.'-separated options:
 `A` or `L` (paper, always there), `I` ink saver, `C3` copies, `N2` per page, `S2` one sheet,
-`G<GAME>` one game's rules cards, `V7` the variant of seed 7. `sheetgen serve` answers these links.
+`G<GAME>` one game's rules cards, `V7` the variant of seed 7, `V7.D12` candidate 12 of the search of
+seed 7 (what `sheetgen search --seed 7` kept). `sheetgen serve` answers these links.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .errors import SheetgenError
 from .scene import QR, Group
 
 PAPERS = {"A": "a4", "L": "letter"}
-_TOKEN = re.compile(r"^(?:([ALI])|([CNSV])(\d{1,7})|G([A-Z][A-Z0-9-]{0,40}))$")
+_TOKEN = re.compile(r"^(?:([ALI])|([CNSVD])(\d{1,7})|G([A-Z][A-Z0-9-]{0,40}))$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Sheet:
     sheet: int | None = None
     game: str | None = None
     seed: int | None = None  # a custom variant of the game `name`
+    candidate: int | None = None  # with seed: candidate number of the search of that seed
 
     def tokens(self) -> str:
         out = [next(k for k, v in PAPERS.items() if v == self.paper)]
@@ -41,6 +43,7 @@ class Sheet:
         out += [f"S{self.sheet}"] if self.sheet else []
         out += [f"G{self.game.upper()}"] if self.game else []
         out += [f"V{self.seed}"] if self.seed is not None else []
+        out += [f"D{self.candidate}"] if self.candidate is not None else []
         return ".".join(out)
 
     def path(self) -> str:
@@ -54,7 +57,7 @@ def parse(name: str, tokens: str) -> Sheet:
         m = _TOKEN.match(tok)
         if not m:
             raise SheetgenError(f"'{tok}' is not a sheet option", key="TOKENS",
-                                fix="use A or L, I, C<copies>, N<per page>, S<sheet>, G<game>, V<seed>")
+                                fix="use A or L, I, C<copies>, N<per page>, S<sheet>, G<game>, V<seed>, D<candidate>")
         flag, letter, number, game = m.groups()
         if flag in PAPERS:
             fields["paper"] = PAPERS[flag]
@@ -63,24 +66,28 @@ def parse(name: str, tokens: str) -> Sheet:
         elif game:
             fields["game"] = game.lower()
         else:
-            key = {"C": "copies", "N": "per_page", "S": "sheet", "V": "seed"}[letter]
+            key = {"C": "copies", "N": "per_page", "S": "sheet", "V": "seed", "D": "candidate"}[letter]
             fields[key] = int(number)
+    if "candidate" in fields and "seed" not in fields:
+        raise SheetgenError(f"D{fields['candidate']} names a search's candidate but no seed", key="TOKENS",
+                            fix="give the search's seed too: V<seed>.D<candidate>")
     return Sheet(**fields)
 
 
 def described(loaded, opts) -> Sheet | None:
     """The Sheet a render of `loaded` with `opts` prints, from the effective values; None when a
-    link cannot say it (card bleed or back options, a variant made with a non-default band)."""
+    link cannot say it (card bleed or back options, a variant made with a non-default band or
+    searched with --param ranges)."""
     doc = loaded.doc
     if opts.bleed is not None or opts.back_offset != (0.0, 0.0) or not opts.backs:
         return None
-    name, seed = loaded.name, None
+    name, seed, number = loaded.name, None, None
     if doc.variant is not None:
-        if doc.variant.band is not None:
+        if doc.variant.band is not None or doc.variant.ranges:
             return None
-        name, seed = doc.variant.game, doc.variant.seed
+        name, seed, number = doc.variant.game, doc.variant.seed, doc.variant.candidate
     return Sheet(name, doc.layout.paper, doc.layout.ink_saver, opts.copies, opts.per_page, opts.sheet,
-                 opts.game, seed)
+                 opts.game, seed, number)
 
 
 def base(url: str) -> str:

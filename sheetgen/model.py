@@ -38,6 +38,10 @@ class VariantInfo(Strict):
     command: str = Field(description="the command that makes this variant again")
     band: float | None = Field(None, ge=0, le=1, description="the --band it was made with, when "
                                "not the default (its link cannot say it)")
+    candidate: int | None = Field(None, ge=0, description="set on a variant kept by `sheetgen search`: "
+                                  "its candidate number in the search of `seed`")
+    ranges: dict[str, list[int]] | None = Field(None, description="the search's --param ranges, when "
+                                                "given (its link cannot say them)")
 
 
 class LayoutFile(Strict):

@@ -269,7 +269,22 @@ class Search:
 Progress = Callable[[int, int, str], None]  # progress(games done, games planned, what is going on)
 
 
-def draw(game: str, seed: int, n: int, ranges: dict, command: str, progress: Progress | None = None):
+def drawn(game: str, seed: int, i: int, ranges: dict, base: dict, gen) -> tuple[dict[str, int], dict]:
+    """Candidate i of the search of `seed`: its parameter values and its layout data. Nothing else
+    (not the plan, not the targets) goes in, so `sheetgen variant --candidate` and the sheet's link
+    make exactly this sheet again (its `variant.command` says how)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CANDIDATES, i)))
+    params = V.draw_params(gen.SPACE, rng, ranges)
+    content = gen.generate(base["content"], rng, False, params)
+    vid = hashlib.sha256(json.dumps([game, seed, i, content], sort_keys=True).encode()).hexdigest()[:8]
+    info = {"game": game, "seed": seed, "id": vid, "command": V.command_drawn(game, seed, i, ranges),
+            "candidate": i, **({"ranges": {k: list(v) for k, v in sorted(ranges.items())}} if ranges else {})}
+    return params, {"kind": base["kind"], "title": base["title"],
+                    "description": f"Search variant {vid} of {base['title']} (seed {seed}, candidate {i})",
+                    "content": content, "layout": base.get("layout", {}), "variant": info}
+
+
+def draw(game: str, seed: int, n: int, ranges: dict, progress: Progress | None = None):
     """The shipped candidate and n drawn ones (those the model refuses carry the reason)."""
     base, loaded = V._base(game)
     gen = importlib.import_module(loaded.kind.variant)
@@ -280,15 +295,8 @@ def draw(game: str, seed: int, n: int, ranges: dict, command: str, progress: Pro
     for i in range(n):
         if progress and i % 50 == 0:
             progress(0, 0, f"drawing candidates: {i}/{n}")
-        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CANDIDATES, i)))
-        params = V.draw_params(gen.SPACE, rng, ranges)
-        content = gen.generate(base["content"], rng, False, params)
-        vid = hashlib.sha256(json.dumps([game, seed, i, content], sort_keys=True).encode()).hexdigest()[:8]
-        data = {"kind": base["kind"], "title": base["title"],
-                "description": f"Search variant {vid} of {base['title']} (seed {seed}, candidate {i})",
-                "content": content, "layout": base.get("layout", {}),
-                "variant": {"game": game, "seed": seed, "id": vid, "command": command}}
-        c = Candidate(i, vid, params, data)
+        params, data = drawn(game, seed, i, ranges, base, gen)
+        c = Candidate(i, data["variant"]["id"], params, data)
         try:
             c.doc = model.model_validate(data).model_dump_json()
         except ValidationError as exc:
@@ -322,7 +330,7 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
     gap = any(t.name == "skill_gap" for t in targets)
     policies = ("greedy", "random") if gap else ("greedy",)
     command = reproduce(game, seed, plan, targets, ranges)
-    space, shipped, cands = draw(game, seed, plan.candidates, ranges, command, progress)
+    space, shipped, cands = draw(game, seed, plan.candidates, ranges, progress)
     kind = shipped.data["kind"]
     s = Search(game, seed, plan, list(targets), command, space, ranges, policies, shipped, cands)
     by_index = {c.index: c for c in cands}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import math
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +102,12 @@ def command(game: str, seed: int, s: Settings) -> str:
     return f"sheetgen variant {game} --seed {seed}{extra}"
 
 
+def command_drawn(game: str, seed: int, candidate: int, ranges: dict) -> str:
+    """The command that makes candidate `candidate` of the search of `seed` again, alone."""
+    params = "".join(f" --param {k}={lo}:{hi}" for k, (lo, hi) in sorted(ranges.items()))
+    return f"sheetgen variant {game} --seed {seed} --candidate {candidate}{params}"
+
+
 def variant_id(game: str, seed: int, content: dict) -> str:
     text = yaml.safe_dump([game, seed, content], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:8]
@@ -132,32 +139,56 @@ def baseline_mean(game: str, s: Settings, workers: int = 1) -> float:
 def make(game: str, seed: int, out_dir: Path, s: Settings = Settings(), workers: int = 1,
          baseline: float | None = None) -> Outcome:
     """Generate, validate and write one variant; raise SheetgenError when no candidate passes."""
-    from .validate.run import check
-
     base, loaded = _base(game)
     gen = importlib.import_module(loaded.kind.variant).generate
     if baseline is None:
         baseline = baseline_mean(game, s, workers)
     out_dir.mkdir(parents=True, exist_ok=True)
+    name = f"{game}-{seed}"
     for tries in range(1, s.max_tries + 1):
         data = candidate(game, seed, tries, s, base, gen)
-        vid = data["variant"]["id"]
-        name = f"{game}-{seed}"
         text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-        tmp = out_dir / f".{name}.candidate.yaml"
-        write_atomic(tmp, text)
-        try:
-            cand = load(tmp)
-            report = check(cand, s.games, seed, workers)
-        finally:
-            tmp.unlink(missing_ok=True)
+        report = _check(text, out_dir, name, s, seed, workers)
         mean = report.score_mean("greedy")
         if report.completable and abs(mean - baseline) <= s.band * abs(baseline):
             yaml_path, pdf = write(text, out_dir, name)
-            return Outcome(game, seed, vid, tries, yaml_path, pdf, mean, baseline, report)
+            return Outcome(game, seed, data["variant"]["id"], tries, yaml_path, pdf, mean, baseline, report)
     raise SheetgenError(f"no completable variant of {game} within ±{s.band:.0%} of the shipped "
                         f"sheet's greedy mean after {s.max_tries} candidates (seed {seed})",
                         fix="try another --seed or a wider --band")
+
+
+def make_drawn(game: str, seed: int, number: int, out_dir: Path, ranges: dict | None = None,
+               s: Settings = Settings(), workers: int = 1) -> Outcome:
+    """Candidate `number` of `sheetgen search GAME --seed SEED` (with its --param `ranges`), drawn
+    alone and written once the validator finds it completable (no band: the search chose it)."""
+    from .search import drawn
+
+    base, loaded = _base(game)
+    gen = importlib.import_module(loaded.kind.variant)
+    data = drawn(game, seed, number, ranges or {}, base, gen)[1]
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    name = f"{game}-{seed}-c{number}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report = _check(text, out_dir, name, s, seed, workers)
+    if not report.completable:
+        raise SheetgenError(f"candidate {number} of the {game} search of seed {seed} is not completable",
+                            fix="use a candidate that search kept (its search.json lists them)")
+    yaml_path, pdf = write(text, out_dir, name)
+    return Outcome(game, seed, data["variant"]["id"], 1, yaml_path, pdf, report.score_mean("greedy"),
+                   math.nan, report)
+
+
+def _check(text: str, out_dir: Path, name: str, s: Settings, seed: int, workers: int):
+    """The validator's report on a candidate's layout text (the layout model checks it first)."""
+    from .validate.run import check
+
+    tmp = out_dir / f".{name}.candidate.yaml"
+    write_atomic(tmp, text)
+    try:
+        return check(load(tmp), s.games, seed, workers)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write(text: str, out_dir: Path, name: str) -> tuple[Path, Path]:
@@ -165,8 +196,12 @@ def write(text: str, out_dir: Path, name: str) -> tuple[Path, Path]:
     from .draw import write_pdf
 
     yaml_path = write_atomic(out_dir / f"{name}.yaml", text)
-    accepted = load(yaml_path)
-    pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+    try:
+        accepted = load(yaml_path)
+        pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+    except SheetgenError:
+        yaml_path.unlink()  # no layout without its PDF
+        raise
     return yaml_path, pdf
 
 

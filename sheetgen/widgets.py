@@ -50,6 +50,7 @@ def variant_stamp(variant, x: float, y: float, w: float, qr_size: float = 14.0) 
 
     if variant is None:
         return []
+    said = f"seed {variant.seed} · " if variant.candidate is None else ""  # else the command says it
     return [QR(x + w - qr_size, y - qr_size, qr_size, variant.command, id="variant.qr"),
-            Text(x, y - 1, f"Custom variant {variant.id} · seed {variant.seed} · make it again: "
-                 f"{variant.command}", 6.5, id="variant.footer")]
+            Text(x, y - 1, f"Custom variant {variant.id} · {said}make it again: {variant.command}", 6.5,
+                 id="variant.footer")]

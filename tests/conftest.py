@@ -164,3 +164,14 @@ def page_texts(pdf_path: Path) -> tuple[str, ...]:
     from pypdf import PdfReader
 
     return tuple(page.extract_text() for page in PdfReader(pdf_path).pages)
+
+
+def qr_urls(pdf: Path) -> list[str]:
+    """The texts of the QR codes on the PDF's first page, read from a 200 dpi rendering."""
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    doc = pdfium.PdfDocument(str(pdf))
+    image = doc[0].render(scale=200 / 72).to_pil()
+    doc.close()
+    return [r.text for r in zxingcpp.read_barcodes(image)]

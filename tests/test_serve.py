@@ -143,6 +143,8 @@ def test_pdfs_are_cached_by_content_with_etags(client, tmp_path):
     ("/go?name=gingerbread-status&bleed=3", 422, "bleed: Extra inputs are not permitted"),
     ("/variant/boogaloo?seed=1000000", 422, "seed: Input should be less than or equal to 999999"),
     ("/s/gingerbread-status/a.v3", 422, "'gingerbread-status' has no variants"),
+    ("/s/tricky-treats/a.d3", 404, "D3 names a search's candidate but no seed"),
+    ("/go?name=tricky-treats&candidate=2", 422, "candidate: a search's candidate needs the search's seed"),
     ("/kit/rollers.pdf?copies=6", 422, "copies: Input should be less than or equal to 5"),
     ("/s/rollers-board/a.c20/sheet.pdf", 413, "that is 100 pages; the server makes at most 60"),
     ("/s/boogaloo/a.s9/sheet.pdf", 422, "--sheet"),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import page_mm
+from conftest import page_mm, qr_urls
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -72,17 +72,6 @@ def download(page, selector: str, tmp: Path) -> Path:
     path = tmp / info.value.suggested_filename
     info.value.save_as(path)
     return path
-
-
-def qr_urls(pdf: Path) -> list[str]:
-    """The texts of the QR codes on the PDF's first page, read from a 200 dpi rendering."""
-    import pypdfium2 as pdfium
-    import zxingcpp
-
-    doc = pdfium.PdfDocument(str(pdf))
-    image = doc[0].render(scale=200 / 72).to_pil()
-    doc.close()
-    return [r.text for r in zxingcpp.read_barcodes(image)]
 
 
 def test_print_a_sheet_on_letter_and_follow_its_qr_code(server, browser, shots, tmp_path):

@@ -102,7 +102,7 @@ async def go(request: Request):
 async def sheet_page(request: Request):
     sheet = _sheet(request)
     store: Store = request.app.state.store
-    report = await store.variant(sheet.name, sheet.seed) if sheet.seed is not None else None
+    report = await store.variant(sheet.name, sheet.seed, sheet.candidate) if sheet.seed is not None else None
     pages, title = await store.info(sheet)
     here = "/" + sheet.path().lower()
     return page("sheet", sheet=sheet, here=here, pages=pages, shown=min(pages, PREVIEW_PAGES),

@@ -30,6 +30,7 @@ MAX_COPIES = 20  # per request; the CLI allows more
 MAX_KIT_COPIES = 5
 MAX_PAGES = 60
 MAX_SEED = 999_999
+MAX_CANDIDATE = 999_999  # `sheetgen search` draws at most a million
 PREVIEW_WIDTH = 700  # px
 QUEUE = 32  # jobs waiting or running; more is answered 503
 
@@ -46,6 +47,7 @@ class SheetForm(BaseModel):
     sheet: int | None = Field(None, ge=1, le=99)
     game: str | None = Field(None, pattern=r"^[a-z][a-z0-9-]{0,40}$")
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    candidate: int | None = Field(None, ge=0, le=MAX_CANDIDATE)
 
     @field_validator("per_page")
     @classmethod
@@ -130,15 +132,19 @@ def make_kit(product: str, paper: str, copies: int, base_url: str | None) -> byt
 _BASELINES: dict[str, float] = {}  # per worker process (a server has one variant Settings)
 
 
-def make_variant(game: str, seed: int, out_dir: str, settings: variant.Settings) -> dict:
-    """Generate, validate and keep the variant of `seed` (once), with its validation report."""
+def make_variant(game: str, seed: int, out_dir: str, settings: variant.Settings,
+                 candidate: int | None = None) -> dict:
+    """Generate, validate and keep the variant of `seed` (once), with its validation report; with
+    `candidate`, that candidate of the search of `seed` (as `sheetgen variant --candidate` makes it)."""
     from ..kinds import load
     from ..validate.run import check
 
-    path = Path(out_dir) / f"{game}-{seed}.yaml"
+    path = Path(out_dir) / (f"{game}-{seed}.yaml" if candidate is None else f"{game}-{seed}-c{candidate}.yaml")
     made = None
     try:
-        if not path.exists():
+        if not path.exists() and candidate is not None:
+            made = variant.make_drawn(game, seed, candidate, Path(out_dir), s=settings)
+        elif not path.exists():
             if game not in _BASELINES:
                 _BASELINES[game] = variant.baseline_mean(game, settings)
             made = variant.make(game, seed, Path(out_dir), settings, baseline=_BASELINES[game])
@@ -256,7 +262,7 @@ class Store:
         self.variants = Pool(1)  # one variant at a time: each plays thousands of games
         self._etags: dict[str, str] = {}
         self._info: dict[str, tuple[int, str]] = {}
-        self._reports: dict[tuple[str, int], dict] = {}
+        self._reports: dict[tuple[str, int, int | None], dict] = {}
 
     def start(self) -> None:
         self.pool.start()
@@ -292,6 +298,8 @@ class Store:
     def check(self, sheet: links.Sheet) -> links.Sheet:
         if sheet.name not in self.layouts:
             raise BadRequest(404, f"no layout named '{sheet.name}'; the home page lists them")
+        if sheet.candidate is not None and sheet.seed is None:
+            raise BadRequest(422, "candidate: a search's candidate needs the search's seed too")
         if sheet.seed is not None and sheet.name not in variant.GAMES:
             raise BadRequest(422, f"'{sheet.name}' has no variants; variants exist for "
                                   f"{', '.join(variant.GAMES)}")
@@ -309,7 +317,7 @@ class Store:
     async def pdf(self, sheet: links.Sheet) -> Blob:
         path = self.layouts[sheet.name]
         if sheet.seed is not None:
-            path = (await self.variant(sheet.name, sheet.seed))["yaml"]
+            path = (await self.variant(sheet.name, sheet.seed, sheet.candidate))["yaml"]
         return await self._cached(self.key(sheet), "pdf", render_pdf, str(path), sheet, self.base_url)
 
     async def info(self, sheet: links.Sheet) -> tuple[int, str]:
@@ -335,10 +343,12 @@ class Store:
         return await self._cached(self.kit_key(product, form), "pdf", make_kit, product, form.paper,
                                   form.copies, self.base_url)
 
-    async def variant(self, game: str, seed: int) -> dict:
+    async def variant(self, game: str, seed: int, candidate: int | None = None) -> dict:
         """The variant's layout file and its validation report, made once."""
-        if (game, seed) not in self._reports:
+        key = (game, seed, candidate)
+        if key not in self._reports:
             out = str(self.dir / f"variants-{self.settings.games}-{self.settings.band:g}")
-            job = self.variants.run(f"variant|{game}|{seed}", make_variant, game, seed, out, self.settings)
-            _keep(self._reports, (game, seed), await job)
-        return self._reports[game, seed]
+            job = self.variants.run(f"variant|{game}|{seed}|{candidate}", make_variant, game, seed, out,
+                                    self.settings, candidate)
+            _keep(self._reports, key, await job)
+        return self._reports[key]
