@@ -226,7 +226,8 @@ def test_command_json_shape(tmp_path):
                                                                                   ["greedy"], False)
     sheet = d["sheets"][0]
     assert list(sheet) == ["sheet", "label", "completable", "faults", "unreached", "notes", "policies",
-                           "sections", "elements"]
+                           "sections", "elements", "luck", "mechanics"]
+    assert sheet["mechanics"] is None  # the toy game lists no switchable mechanics
     assert sheet["sections"] == {"box": {"size": 7, "most": 6}}  # box 7 is never checked
     assert sheet["unreached"] == ["box.7"]
     assert list(sheet["policies"]) == ["greedy"]

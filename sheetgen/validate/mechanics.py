@@ -128,7 +128,8 @@ def check(rules: Rules, doc, found: list[Mechanic], seed: int = 0, games: int = 
     return rows
 
 
-def sheet_mechanics(rules_module: str, rules: Rules, doc, seed: int = 0, games: int = GAMES) -> list[dict] | None:
+def sheet_mechanics(rules_module: str, rules: Rules, doc, seed: int = 0, games: int = GAMES,
+                    policies: tuple[str, ...] = POLICIES) -> list[dict] | None:
     """The mechanic check of one sheet, or None when its game lists no mechanics."""
     listing = mechanics_of(rules_module)
-    return check(rules, doc, listing(doc), seed, games) if listing else None
+    return check(rules, doc, listing(doc), seed, games, policies) if listing else None
