@@ -31,7 +31,7 @@ RARE = 0.05  # elements reached in fewer games than this are listed with their b
 LUCK_DICE, LUCK_REPEATS = 2000, 4  # random games: dice sets, and plays of each set
 
 
-def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 230, h: float = 60) -> Markup:
+def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 230, h: float = 46) -> Markup:
     """A score histogram as inline SVG (vector in the PDF): one bar per score."""
     n = sum(hist.values())
     top = max(hist.values()) / n
