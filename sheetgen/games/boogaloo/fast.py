@@ -6,8 +6,8 @@ turn takes one box from the dice (or passes), then star after star. Options come
 reference's order (box order) and greedy values follow policy.value, so the equality tests hold
 both engines to the same end states. Shortcuts that keep the same decisions:
 - a box's value is its candy's part (points the row gains, and a stash star: the same for every
-  box of that candy, computed once per decision) plus its child's part (progress, and on its last
-  box the Boo-nus reward and row / column bars);
+  box of that candy, computed once per decision) plus its child's part (progress, kept per box so
+  a decision reads it in one step, and on its last box the Boo-nus reward and row / column bars);
 - the cover policy's bonus (policy.toward) is looked up in tables built once per sheet from the
   targets board.py decodes (`cover_tables`), so cover and greedy run the same loop;
 - a random pick finds its k-th legal box by bit counts instead of listing the options.
@@ -110,11 +110,12 @@ def _nth_bit(x, k):
 
 
 @inline
-def _choose(legal, u, pol, prog, candy, child, row_of, col_of, cval, fixed, per_box, haunt_extra,
+def _choose(legal, u, pol, prog, candy, row_of, col_of, cval, fixed, per_box, haunt_extra,
             checked, rowmask, colmask, bar_points):
     """The box a policy takes among the `legal` ones (a bit mask, not empty). cval[c]: the candy's
-    part of a box's value; haunt_extra: what the Boo-nus reward of a haunt is worth now; fixed[b]
-    and per_box: the cover bonus (cover_bonus; zero for greedy)."""
+    part of a box's value; prog[b]: boxes checked under b's child; per_box: the worth of each of
+    them (PROGRESS_VALUE, plus the cover bonus of a Boo-nus target); fixed[b]: b's own cover bonus
+    (cover_tables; zero for greedy); haunt_extra: what the Boo-nus reward of a haunt is worth now."""
     if pol == RANDOM:
         return _nth_bit(legal, np.int64(u * _popcount(legal)))
     best = -(1 << 62)
@@ -123,7 +124,7 @@ def _choose(legal, u, pol, prog, candy, child, row_of, col_of, cval, fixed, per_
     while x:
         b = _lowest(x)
         x &= x - 1
-        p = prog[child[b]]
+        p = prog[b]
         v = cval[candy[b]] + per_box * p + fixed[b]
         if p == BOXES_PER_CHILD - 1:  # the child's last box: haunted
             after = checked | (np.int64(1) << b)
@@ -162,8 +163,7 @@ def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask,
     full = (np.int64(1) << B) - 1
     stash = np.zeros(C, np.int64)
     levels = np.zeros(S + 2, np.int64)  # levels[k]: rows holding k candies or more (k >= 1)
-    prog = np.zeros(B // BOXES_PER_CHILD, np.int64)  # boxes checked under each child
-    child = np.arange(B) // BOXES_PER_CHILD
+    prog = np.zeros(B, np.int64)  # per box: boxes checked under its child
     cval = np.zeros(C, np.int64)
     # greedy's worth of the next Boo-nus reward, per rewards filled (nothing once all are)
     slot_value = np.zeros(nb + 1, np.int64)
@@ -188,7 +188,7 @@ def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask,
                 lost += 1  # a lost turn: no stars can be waiting
                 continue
             while True:
-                box = _choose(legal, u[g, t, n % K], pol, prog, candy, child, row_of, col_of, cval, fx,
+                box = _choose(legal, u[g, t, n % K], pol, prog, candy, row_of, col_of, cval, fx,
                               pb, slot_value[boonus], checked, rowmask, colmask, bar_points)
                 n += 1
                 # collect (rules.State.collect)
@@ -201,8 +201,10 @@ def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask,
                     if not (stars >> (k - 1)) & 1 and levels[k] >= needs[k - 1]:
                         stars |= np.int64(1) << (k - 1)
                         pending += 1
-                prog[child[box]] += 1
-                if prog[child[box]] == BOXES_PER_CHILD:
+                first = box - box % BOXES_PER_CHILD
+                for j in range(first, first + BOXES_PER_CHILD):
+                    prog[j] += 1
+                if prog[box] == BOXES_PER_CHILD:
                     if boonus < nb:
                         if slot_star[boonus]:
                             pending += 1
