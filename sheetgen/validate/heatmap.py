@@ -3,8 +3,8 @@
 `validate --heatmap` writes it as a PDF and `sheetgen report` ends with the same pages. On each:
 - the sheet is drawn greyed (outlines and text in light grey, no fills, icons flat grey), so the
   shading reads on top of it and the candy colours cannot mix with it;
-- each element is filled with one step of a single-hue scale (11 steps, 0 to 100 %) and carries its
-  percentage of games as text, so the figure never rests on colour alone; a cross marks an element
+- each element is filled with one step of a single-hue scale (11 steps, 0 to 100 %; an icon gets a
+  thick frame of its step instead, a fill would hide under it) and carries its percentage of games as text, so the figure never rests on colour alone; a cross marks an element
   no game reached;
 - a key (caption, the 11 steps with their numbers, the cross) sits under the sheet. The sheet is
   drawn a little smaller to make room for it, so every mark stays inside the printer-safe edge
@@ -58,12 +58,13 @@ def _tag(items, prefix: str, ids: set[str]) -> list[Item]:
     return out
 
 
-def _grey(items) -> list[Item]:
-    """The sheet as a light grey backdrop: outlines and text grey, no fills, icons flat grey."""
+def _grey(items, prefix: str) -> list[Item]:
+    """The sheet as a light grey backdrop: outlines and text grey, no fills, icons flat grey, and
+    an icon that is an element (its id tagged with `prefix`) in outline, over its shade."""
     out: list[Item] = []
     for it in items:
         if isinstance(it, Group):
-            out.append(replace(it, items=tuple(_grey(it.items)), form=""))
+            out.append(replace(it, items=tuple(_grey(it.items, prefix)), form=""))
         elif isinstance(it, (Box, Circle, Line)):
             s = it.style
             out.append(replace(it, style=Style(stroke=GREY if s.stroke else None, fill=None,
@@ -71,7 +72,7 @@ def _grey(items) -> list[Item]:
         elif isinstance(it, (Text, Para)):
             out.append(replace(it, color=GREY_TEXT))
         elif isinstance(it, Icon):
-            out.append(replace(it, fill=GREY_ICON, mono=False))
+            out.append(replace(it, mono=True) if it.id.startswith(prefix) else replace(it, fill=GREY_ICON, mono=False))
         elif isinstance(it, QR):
             out.append(Box(it.x, it.y, it.size, it.size, Style(stroke=GREY, width=0.2)))
         else:
@@ -98,7 +99,13 @@ def _cross(x0: float, y0: float, x1: float, y1: float, id: str) -> list[Item]:
 
 
 def _shade(it, dx: float, dy: float, f: float, eid: str) -> Item:
+    """The element's step of the scale: its box or circle filled (under the greyed sheet), or for
+    an icon, which would hide a fill, a thick frame of that step around it (over the sheet)."""
     fill = Style(stroke=None, fill=RAMP[step(f)])
+    if isinstance(it, Icon):
+        h = it.size / 2 + 0.4
+        return Box(it.cx + dx - h, it.cy + dy - h, 2 * h, 2 * h, Style(stroke=RAMP[max(1, step(f))], width=1.2),
+                   id=f"heatmap.shade.{eid}", radius=0.8)
     if isinstance(it, Circle):
         return Circle(it.cx + dx, it.cy + dy, it.r, fill, id=f"heatmap.shade.{eid}")
     x0, y0, x1, y1 = _bounds(it, dx, dy)
@@ -199,14 +206,14 @@ def pages(loaded: Loaded, report: Report) -> tuple[bytes, list[str]]:
                 box = _bounds(it, dx, dy)
                 if isinstance(it, SHADED) and eid not in drawn:
                     drawn.add(eid)
-                    shades.append(_shade(it, dx, dy, frac[eid], eid))
+                    (marks if isinstance(it, Icon) else shades).append(_shade(it, dx, dy, frac[eid], eid))
                     if eid in never:
                         marks += _cross(*box, id=f"heatmap.never.{eid}")
                     else:
                         marks += _label(box, frac[eid], eid, size)
             if not shades:
                 continue
-            sheets.append(Page(page.width, page.height, shades + _grey(items) + marks, page.label))
+            sheets.append(Page(page.width, page.height, shades + _grey(items, prefix) + marks, page.label))
             keys.append(Page(page.width, page.height, _key(page.width, where.key_top, caption, where.scale)))
             fits.append(where)
         missing += [e for e in s.elements if e not in drawn]
