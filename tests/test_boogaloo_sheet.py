@@ -124,3 +124,31 @@ def test_bad_layouts_name_the_problem(tmp_path, run):
     res = run("render", str(tmp_path / "bad.yaml"), "--out", str(tmp_path / "x.pdf"))
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
     assert "Traceback" not in res.stderr
+
+    msg = _bad(tmp_path, lambda c: c.update(turns=12))
+    assert "turns" in msg and "13" in msg  # the rules' length is pinned: the layout states it
+
+
+def test_turns_and_nothing_slots_come_from_the_layout(doc):
+    """The turn count is read from the layout (board, engines, the printed track); a Boo-nus slot
+    'none' is drawn empty and gives nothing in either engine."""
+    from sheetgen.games.boogaloo.board import board
+    from sheetgen.games.boogaloo.rules import RULES
+
+    one = RULES.sheets(doc)[0][1]
+    assert board(one).turns == doc.content.turns == RULES.turns == 13
+    c = one.content.model_copy(update={"boonus": ["none"] * len(one.content.boonus)})
+    empty = type(one).model_validate({**one.model_dump(), "content": c.model_dump()})
+    ids = RULES.element_ids(empty)
+    dice, u, targets = RULES.inputs(0, 60, 4, "greedy", len(ids))
+    ref = RULES.reference(empty, dice, u, "greedy", targets)
+    assert ref.same_as(RULES.fast(empty, dice, u, "greedy", targets))
+    base = RULES.reference(one, dice, u, "greedy", targets)
+    assert ids == RULES.element_ids(one) and ref.score.mean() < base.score.mean()  # same marks, less score
+    assert (ref.reached[:, ids.index("boonus.1")]).any()  # slots are still crossed, for nothing
+    from sheetgen.kinds import Options, kind as kind_of
+    from sheetgen.scene import Text, walk
+
+    page = kind_of("boogaloo").pages(empty, Options())[0]
+    texts = [it.text for it, _, _ in walk(page.items) if isinstance(it, Text)]
+    assert texts.count("nothing") == len(one.content.boonus) and any("after turn 13" in t for t in texts)

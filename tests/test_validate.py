@@ -226,7 +226,8 @@ def test_command_json_shape(tmp_path):
                                                                                   ["greedy"], False)
     sheet = d["sheets"][0]
     assert list(sheet) == ["sheet", "label", "completable", "faults", "unreached", "notes", "policies",
-                           "sections", "elements"]
+                           "sections", "elements", "luck", "mechanics"]
+    assert sheet["mechanics"] is None  # the toy game lists no switchable mechanics
     assert sheet["sections"] == {"box": {"size": 7, "most": 6}}  # box 7 is never checked
     assert sheet["unreached"] == ["box.7"]
     assert list(sheet["policies"]) == ["greedy"]
@@ -245,9 +246,19 @@ def test_command_json_shape(tmp_path):
 
 
 def _heat_rects(page):
-    """Rectangles filled with the heatmap red (the drawer's shading overlays)."""
+    """Rectangles filled with a step of the heatmap's scale other than white (0 %)."""
+    from sheetgen.validate.heatmap import RAMP
+
+    steps = {tuple(round(int(h[i:i + 2], 16) / 255, 2) for i in (1, 3, 5)) for h in RAMP[1:]}
     return [r for r in page.rects if r["fill"] and tuple(round(c, 2) for c in r["non_stroking_color"] or ())
-            == (0.85, 0.1, 0.1)]
+            in steps]
+
+
+def _inside_safe_edge(page):
+    safe = 6.35 * MM
+    marks = page.chars + page.rects + page.lines
+    assert min(m["x0"] for m in marks) >= safe and max(m["x1"] for m in marks) <= page.width - safe
+    assert min(m["top"] for m in marks) >= safe and max(m["bottom"] for m in marks) <= page.height - safe
 
 
 def test_heatmap_shades_the_sheet(tmp_path):
@@ -255,18 +266,18 @@ def test_heatmap_shades_the_sheet(tmp_path):
     r = cli(str(toy(tmp_path, FULL + [7])), "--games", "1000", "--heatmap", str(pdf), "--paper", "letter")
     assert r.exit_code == 1
     with pdfplumber.open(pdf) as doc:
-        page, key = doc.pages  # the toy's margin cannot hold the key inside the safe edge: a key page
+        (page,) = doc.pages  # the key sits under the sheet, drawn a little smaller
         assert (round(page.width / MM, 1), round(page.height / MM, 1)) == (215.9, 279.4)
-        text = key.extract_text()
+        text = page.extract_text()
         assert "reached in 0%" in text and "100% of games" in text and "never reached" in text
-        assert "Heatmap of" in text and "Heatmap of" not in page.extract_text()
-        assert len(_heat_rects(page)) == 7 and len(_heat_rects(key)) == 11  # boxes; the key's steps
-        # every mark of the key page lies inside the printer-safe edge
-        assert min(c["x0"] for c in key.chars) >= 6.35 * MM and min(c["top"] for c in key.chars) >= 6.35 * MM
-        labels = [w["text"] for w in page.extract_words() if w["text"].endswith("%")]
-        assert len(labels) == 6  # a percentage on each box reached (box 7: a cross)
-        # the never-reached box is crossed (two red lines across its 18 mm square)
-        crosses = [ln for ln in page.lines if round(abs(ln["x1"] - ln["x0"]) / MM) == 18]
+        assert "Toy dice: share of games that reached each element" in text
+        assert len(_heat_rects(page)) == 6 + 10  # the boxes reached; the key's steps past 0
+        _inside_safe_edge(page)
+        labels = [c for c in page.chars if c["text"] == "%" and c["size"] < 6.5]  # the key's are 7 pt
+        assert len(labels) == 6 and min(c["size"] for c in labels) >= 5.99  # a percentage on each box reached
+        # the never-reached box is crossed (two lines across its 18 mm square, as scaled), and so is the key's
+        f = float(page.extract_text().split("greyed, at ")[1].split("%")[0]) / 100
+        crosses = [ln for ln in page.lines if abs(abs(ln["x1"] - ln["x0"]) / MM - 18 * f) < 0.3]
         assert len(crosses) == 2
 
 
@@ -275,14 +286,14 @@ def test_heatmap_of_several_sheets(tmp_path):
     r = cli(str(toy(tmp_path, FULL, [1, 7])), "--games", "500", "--heatmap", str(pdf))
     assert r.exit_code == 1
     with pdfplumber.open(pdf) as doc:
-        assert len(doc.pages) == 3  # two sheets and their key page
-        assert [len(_heat_rects(p)) for p in doc.pages] == [6, 2, 11]
-        assert "sheet 2 (row 2)" in doc.pages[2].extract_text()
+        assert len(doc.pages) == 2  # one page a sheet, each with its key
+        assert [len(_heat_rects(p)) for p in doc.pages] == [6 + 10, 1 + 10]
+        assert "sheet 2 (row 2)" in doc.pages[1].extract_text()
     one = tmp_path / "one.pdf"
     assert cli(str(toy(tmp_path, FULL, [1, 7])), "--games", "500", "--sheet", "1",
                "--heatmap", str(one)).exit_code == 0
     with pdfplumber.open(one) as doc:
-        assert len(doc.pages) == 2
+        assert len(doc.pages) == 1
 
 
 @pytest.mark.parametrize("args, message", [

@@ -55,6 +55,9 @@ def validate(layout: str, games: int = 10_000, seed: int = 0, policy: str = "all
                       f"{', '.join(missing[:8])}{' …' if len(missing) > 8 else ''}", style="yellow",
                       highlight=False)
     if as_json:
+        from .document import figures
+
+        figures(loaded, report, seed)  # luck and the mechanic check, as the report document has them
         print(report.to_json())
     else:
         show(report)

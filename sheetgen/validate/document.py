@@ -3,15 +3,18 @@
 For each sheet: the score of each player of the ladder (histograms drawn as vector SVG), the skill
 gap over random in points and in standard deviations, the share of score variance the dice explain,
 the lookahead player against greedy on the same dice, the most of each section one game filled,
-rare and never-reached elements with 95 % bounds, and stuck rolls with the batch to replay them.
-Same layout, options and seed: same bytes.
+rare and never-reached elements with 95 % bounds, stuck rolls with the batch to replay them, the
+mechanic check (each power, reward and section switched off in turn, on the same dice), and at the
+end the heatmap pages (heatmap.py). Same layout, options and seed: same bytes.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
+from pypdf import PdfReader, PdfWriter
 from markupsafe import Markup
 
 from ..documents import pdf_from_html, render_html
@@ -19,6 +22,8 @@ from ..errors import SheetgenError
 from ..kinds import Options, load
 from ..output import write_atomic
 from .engine import POLICIES
+from .heatmap import pages as heatmap_pages
+from .mechanics import GAMES as MECHANIC_GAMES, REACH_PP, SCORE_SHARE, sheet_mechanics
 from .report import Report, SheetReport, stats, wilson
 from .run import rules_of, run, sheets_of
 
@@ -26,7 +31,7 @@ RARE = 0.05  # elements reached in fewer games than this are listed with their b
 LUCK_DICE, LUCK_REPEATS = 2000, 4  # random games: dice sets, and plays of each set
 
 
-def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 230, h: float = 60) -> Markup:
+def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 230, h: float = 46) -> Markup:
     """A score histogram as inline SVG (vector in the PDF): one bar per score."""
     n = sum(hist.values())
     top = max(hist.values()) / n
@@ -36,7 +41,7 @@ def histogram(hist: dict[int, int], lo: int, hi: int, w: float = 230, h: float =
                    f'width="{max(bw - 0.3, 0.3):.2f}" height="{c / n / top * (h - 16):.2f}" fill="#555"/>'
                    for v, c in sorted(hist.items()))
     ticks = "".join(f'<text x="{(v - lo) * bw:.1f}" y="{h - 2}" font-size="7">{v}</text>'
-                    for v in range(lo, hi + 1, max(1, span // 6)))
+                    for v in range(lo, hi + 1, max(1, span // 6)) if (v - lo) * bw < w - 12)  # fits
     return Markup(f'<svg width="{w}" height="{h}" viewBox="0 0 {w} {h}">{bars}'
                   f'<line x1="0" y1="{h - 12}" x2="{w}" y2="{h - 12}" stroke="#000" stroke-width="0.5"/>'
                   f'{ticks}</svg>')
@@ -102,6 +107,38 @@ def weight_plot(rows: list[dict], w: float = 420, h: float = 80) -> Markup:
                   f'<line x1="0" y1="{h - 12}" x2="{w}" y2="{h - 12}" stroke="#000" stroke-width="0.5"/></svg>')
 
 
+def figures(loaded, report: Report, seed: int) -> None:
+    """The figures beyond the playouts, per sheet (`SheetReport.figures`, in its JSON too): the
+    luck share and the mechanic check."""
+    rules = rules_of(loaded)
+    docs = {n: doc for n, _, doc in sheets_of(loaded, rules)}
+    played = tuple(p for p in report.policies if p in POLICIES) or POLICIES  # lookahead: too slow here
+    for s in report.sheets:
+        doc = docs[s.number]
+        s.figures = {"luck": luck(rules, doc, seed),
+                     "mechanics": sheet_mechanics(loaded.kind.rules, rules, doc, seed, policies=played)}
+
+
+def _mechanic_rows(rows: list[dict] | None) -> tuple[list[dict], list[dict]]:
+    """The mechanic check as table rows, and one footnote per reason the model refused a
+    switched-off sheet that was played all the same (with the mechanics it covers)."""
+    out, notes = [], []
+    for r in rows or []:
+        note = None
+        if r["model"] != "accepted" and r["played"]:
+            why = r["model"][len("refused ("):-1].replace("content: Value error, ", "")
+            found = next((n for n in notes if n["why"] == why), None)
+            if not found:
+                found = {"why": why, "names": []}
+                notes.append(found)
+            found["names"].append(r["name"])
+            note = notes.index(found) + 1
+        cells = [{"score": f"{v['score']:+.1f} ±{v['score95']:.1f}", "reach": f"{v['reach']:+.1f} ±{v['reach95']:.1f}"}
+                 for v in r["policies"].values()]
+        out.append({**r, "note": note, "cells": cells})
+    return out, notes
+
+
 def sheet_view(s: SheetReport, report: Report, extra: dict) -> dict:
     rows = []
     lo = min(min(t.score) for t in s.policies.values())
@@ -123,26 +160,41 @@ def sheet_view(s: SheetReport, report: Report, extra: dict) -> dict:
             "stuck": stuck, **extra}
 
 
+def append_pdf(first: bytes, then: bytes) -> bytes:
+    """One PDF: the report's pages, then the heatmap's (its metadata kept from the first)."""
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(first)))
+    writer.append(PdfReader(io.BytesIO(then)), import_outline=False)
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
 def report_document(layout: str, games: int = 20_000, seed: int = 0, out: Path | None = None,
                     as_html: bool = False, lookahead_games: int = 0, workers: int | None = None) -> Path:
     """Play the sheet, write the report; returns the path written."""
     loaded = load(layout, Options())
     rules = rules_of(loaded)
+    path = Path(out or f"{loaded.name}-report.{'html' if as_html else 'pdf'}")
+    if path.is_dir():
+        raise SheetgenError(f"{path} is a folder", fix="give a file name such as report.pdf")
     report = run(loaded, games, seed, POLICIES, "fast", workers)
+    figures(loaded, report, seed)
     docs = {n: doc for n, _, doc in sheets_of(loaded, rules)}
     sheets = []
     for s in report.sheets:
         doc = docs[s.number]
         turns = weights(rules, doc, min(lookahead_games, 4), seed)
-        sheets.append(sheet_view(s, report, {"luck": luck(rules, doc, seed),
+        mechanics, notes = _mechanic_rows(s.figures["mechanics"])
+        sheets.append(sheet_view(s, report, {"luck": s.figures["luck"],
                                              "ladder": ladder_top(rules, doc, lookahead_games, seed),
-                                             "weights": turns, "weight_plot": weight_plot(turns) if turns else None}))
+                                             "weights": turns, "weight_plot": weight_plot(turns) if turns else None,
+                                             "mechanics": mechanics, "mechanic_notes": notes}))
+    heat, _ = (None, None) if as_html else heatmap_pages(loaded, report)
     html = render_html("report.html.j2", report=report, sheets=sheets, rare=RARE, luck_dice=LUCK_DICE,
-                       luck_repeats=LUCK_REPEATS, title=loaded.doc.title)
-    path = Path(out or f"{loaded.name}-report.{'html' if as_html else 'pdf'}")
-    if path.is_dir():
-        raise SheetgenError(f"{path} is a folder", fix="give a file name such as report.pdf")
-    data = html.encode() if as_html else pdf_from_html(html)
+                       luck_repeats=LUCK_REPEATS, title=loaded.doc.title, as_html=as_html,
+                       heat_pages=len(PdfReader(io.BytesIO(heat)).pages) if heat else 0,
+                       check=dict(games=MECHANIC_GAMES, share=100 * SCORE_SHARE, reach=REACH_PP))
+    data = html.encode() if as_html else append_pdf(pdf_from_html(html), heat)
     try:
         write_atomic(path, data)
     except OSError as exc:

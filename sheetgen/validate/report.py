@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -126,6 +126,7 @@ class SheetReport:
     elements: list[str]
     policies: dict[str, Tally]
     turns: int  # when the rules end the game
+    figures: dict = field(default_factory=dict)  # luck, mechanic check (document.figures), when asked
 
     @property
     def games(self) -> int:
@@ -205,7 +206,7 @@ class SheetReport:
             elements[e] = row
         return {"sheet": self.number, "label": self.label, "completable": self.completable,
                 "faults": self.faults, "unreached": self.unreached, "notes": self.notes,
-                "policies": pol, "sections": self.sections(), "elements": elements}
+                "policies": pol, "sections": self.sections(), "elements": elements, **self.figures}
 
     def skill(self, policy: str) -> dict | None:
         """How far `policy` is above random: in points, and in random's standard deviations."""

@@ -14,7 +14,7 @@ from ...scene import QR, Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ..rules_cards.source import rules_game, summary
 from .board import boonus_id, box_id, col_bar_id, row_bar_id, stash_id, stash_star_id, turn_id
-from .model import TURNS, BoogalooSheet, Sheet
+from .model import BoogalooSheet, Sheet
 
 PRODUCT = "ghosts-love-candy-too"
 THIN = Style(width=0.3)
@@ -139,22 +139,22 @@ def _boonus(pen: Pen, doc: BoogalooSheet, x: float, y: float, w: float) -> list[
         items.append(Circle(cx, cy, r, Style(width=0.45, fill="#ffffff"), id=boonus_id(k), writable=True))
         if reward == "star":
             items.append(pen.icon("star", cx, cy, 7.0))
-        else:
+        elif reward == "bar":
             items.append(pen.icon("chocolate", cx, cy, 6.5))
-        label = "star" if reward == "star" else f"+{doc.content.bar_points}"
+        label = {"star": "star", "bar": f"+{doc.content.bar_points}", "none": "nothing"}[reward]
         items.append(Text(cx, cy + r + 2.8, label, 6.5, bold=True, align="center", color="#444444"))
         if k < n:
             items += _arrow(cx + r + 0.8, cy, cx + pitch - r - 0.8, cy)
     return items
 
 
-def _turns(x: float, y: float, w: float) -> list[Item]:
+def _turns(x: float, y: float, w: float, turns: int) -> list[Item]:
     items: list[Item] = [heading(x, y + 4, "Turns", 11, id="track.title"),
-                         Text(x + 15, y + 4, "Check one after each turn; the game ends after turn 13.",
+                         Text(x + 15, y + 4, f"Check one after each turn; the game ends after turn {turns}.",
                               7.5, id="track.help")]
     size = 8.0
-    pitch = min(11.0, (w - size) / (TURNS - 1))
-    for t in range(1, TURNS + 1):
+    pitch = min(11.0, (w - size) / (turns - 1))
+    for t in range(1, turns + 1):
         bx = x + (t - 1) * pitch
         items.append(Box(bx, y + 7, size, size, THIN, id=turn_id(t), radius=1.0, writable=True))
         items.append(Text(bx + size / 2, y + 7 + size / 2 + 1.3, str(t), 9, bold=True, align="center",
@@ -236,7 +236,7 @@ def compose_sheet(doc: BoogalooSheet, n: int, w: float, h: float) -> list[Item]:
     left_w = panel_x - 5.0
     items: list[Item] = [
         Text(0, 9, doc.title, 22, bold=True, color=pen.accent if not pen.ink else "#000000", id="title"),
-        Text(0, 15.2, f"Ghosts Love Candy Too · {rules_game('boogaloo').facts} · {TURNS} turns"
+        Text(0, 15.2, f"Ghosts Love Candy Too · {rules_game('boogaloo').facts} · {doc.content.turns} turns"
              " · two dice and a pencil", 7.5, color="#444444", id="subtitle"),
     ]
     from ...draw import text_width_mm
@@ -247,7 +247,7 @@ def compose_sheet(doc: BoogalooSheet, n: int, w: float, h: float) -> list[Item]:
     grid, bottom = _grid(pen, doc, sheet, left_w, HEAD + 1)
     items += grid
     items += _boonus(pen, doc, 0, bottom + 1, left_w)
-    items += _turns(0, bottom + 23, left_w)
+    items += _turns(0, bottom + 23, left_w, doc.content.turns)
     para_top = bottom + 42
     items.append(Para(0, para_top, left_w, h - para_top - (16 if doc.variant else 0),
                       summary("boogaloo", bar=doc.content.bar_points)[0], 8, id="howto"))

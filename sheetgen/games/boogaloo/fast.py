@@ -6,8 +6,10 @@ turn takes one box from the dice (or passes), then star after star. Options come
 reference's order (box order) and greedy values follow policy.value, so the equality tests hold
 both engines to the same end states. Shortcuts that keep the same decisions:
 - a box's value is its candy's part (points the row gains, and a stash star: the same for every
-  box of that candy, computed once per decision) plus its child's part (progress, and on its last
-  box the Boo-nus reward and row / column bars);
+  box of that candy, computed once per decision) plus its child's part (progress, kept per box so
+  a decision reads it in one step, and on its last box the Boo-nus reward and row / column bars);
+- the cover policy's bonus (policy.toward) is looked up in tables built once per sheet from the
+  targets board.py decodes (`cover_tables`), so cover and greedy run the same loop;
 - a random pick finds its k-th legal box by bit counts instead of listing the options.
 """
 
@@ -17,17 +19,16 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...validate.engine import Batch
-from .board import Board
+from .board import T_BOONUS, T_BOX, T_CANDY, T_COL, T_ROW, T_STAR, Board, elements, targets as decode
 from .model import BOXES_PER_CHILD
 from .policy import COVER_BONUS, K, PROGRESS_VALUE, STAR_VALUE
 
 jit = numba.njit(cache=True, nogil=True)
 inline = numba.njit(cache=True, nogil=True, inline="always")  # helpers: inlined where called (much faster)
 RANDOM, GREEDY, COVER = range(3)
-# cover targets: what kind of element a game aims at (policy.toward)
-T_NONE, T_BOX, T_STAR, T_CANDY, T_BOONUS, T_ROW, T_COL = range(7)
 i8 = np.int64
 
 
@@ -54,6 +55,7 @@ class Tables:
         self.pts = np.array((0,) + b.points, i8)  # points of a row holding k candies
         self.needs = np.array(b.needs, i8)
         self.slot_star = np.array([r == "star" for r in b.boonus], np.bool_)
+        self.slot_bar = np.array([r == "bar" for r in b.boonus], np.bool_)
         self.bar_points = b.bar_points
         self.turns = b.turns
 
@@ -63,43 +65,25 @@ def tables(b: Board) -> Tables:
     return Tables(b)
 
 
-def cover_targets(t: Tables, ids: list[str], targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per game: the kind of element aimed at (T_*) and its number (box, column, candy, row ...)."""
-    kind, arg = _target_tables(tuple(ids))
-    on = targets >= 0
-    idx = np.where(on, targets, 0)
-    return np.where(on, kind[idx], T_NONE), arg[idx]
-
-
 @lru_cache(maxsize=16)
-def _target_tables(ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Per element: the kind of target it is, and its number."""
-    kind = np.zeros(len(ids), i8)
-    arg = np.zeros(len(ids), i8)
-    candies = [n.split(".")[1] for n in ids if n.startswith("stash.") and n.endswith(".1")
-               and not n.startswith("stash.star.")]
-    for e, name in enumerate(ids):
-        part = name.split(".")
-        if part[0] == "child":
-            kind[e], arg[e] = T_BOX, e  # box ids come first, in box order
-        elif part[:2] == ["stash", "star"]:
-            kind[e], arg[e] = T_STAR, int(part[2])
-        elif part[0] == "stash":
-            kind[e], arg[e] = T_CANDY, candies.index(part[1])
-        elif part[0] == "boonus":
-            kind[e] = T_BOONUS
-        elif part[:2] == ["bar", "row"]:
-            kind[e], arg[e] = T_ROW, int(part[2]) - 1
-        elif part[:2] == ["bar", "col"]:
-            kind[e], arg[e] = T_COL, int(part[2]) - 1
-    return kind, arg
-
-
-DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-# BIT_AT[(lowest set bit of x) * DEBRUIJN >> 58]: the position of that bit
-BIT_AT = np.zeros(64, i8)
-for _i in range(64):
-    BIT_AT[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+def cover_tables(b: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """policy.toward's bonus per element aimed at (row E: none), split for the compiled loop:
+    fixed[e, b], the part set by box b itself (its own id, candy, row or column; for the Boo-nus,
+    the 1 of progress + 1); per_box[e], the bonus per box already checked under its child (Boo-nus);
+    star_t[e], the stash column a star target needs (a box gets the bonus while its candy row holds
+    fewer: added to the candy's part)."""
+    t = tables(b)
+    E = len(elements(b))
+    kind, arg = decode(b, np.arange(E))
+    fixed = np.zeros((E + 1, t.B), i8)
+    for k, what in ((T_BOX, np.arange(t.B)), (T_CANDY, t.candy), (T_ROW, t.row_of), (T_COL, t.col_of)):
+        on = np.flatnonzero(kind == k)
+        fixed[on] = COVER_BONUS * (what[None, :] == arg[on, None])
+    boon = np.append(kind == T_BOONUS, False)
+    fixed[boon] = COVER_BONUS
+    per_box = np.where(boon, COVER_BONUS, 0).astype(i8)
+    star_t = np.append(np.where(kind == T_STAR, arg, 0), 0).astype(i8)
+    return fixed, per_box, star_t
 
 
 @jit
@@ -113,9 +97,8 @@ def _popcount(x):
 
 @jit
 def _lowest(x):
-    """The position of the lowest set bit of x (not 0)."""
-    low = np.uint64(x & -x)
-    return BIT_AT[(low * DEBRUIJN) >> np.uint64(58)]
+    """The position of the lowest set bit of x (not 0): one instruction (count trailing zeros)."""
+    return trailing_zeros(x)
 
 
 @jit
@@ -127,10 +110,12 @@ def _nth_bit(x, k):
 
 
 @inline
-def _choose(legal, u, pol, prog, boonus, tk, ta, candy, child, row_of, col_of, stash, cval, haunt_extra,
+def _choose(legal, u, pol, prog, candy, row_of, col_of, cval, fixed, per_box, haunt_extra,
             checked, rowmask, colmask, bar_points):
     """The box a policy takes among the `legal` ones (a bit mask, not empty). cval[c]: the candy's
-    part of a box's value; haunt_extra: what the Boo-nus reward of a haunt is worth now."""
+    part of a box's value; prog[b]: boxes checked under b's child; per_box: the worth of each of
+    them (PROGRESS_VALUE, plus the cover bonus of a Boo-nus target); fixed[b]: b's own cover bonus
+    (cover_tables; zero for greedy); haunt_extra: what the Boo-nus reward of a haunt is worth now."""
     if pol == RANDOM:
         return _nth_bit(legal, np.int64(u * _popcount(legal)))
     best = -(1 << 62)
@@ -139,8 +124,8 @@ def _choose(legal, u, pol, prog, boonus, tk, ta, candy, child, row_of, col_of, s
     while x:
         b = _lowest(x)
         x &= x - 1
-        p = prog[child[b]]
-        v = cval[candy[b]] + PROGRESS_VALUE * p
+        p = prog[b]
+        v = cval[candy[b]] + per_box * p + fixed[b]
         if p == BOXES_PER_CHILD - 1:  # the child's last box: haunted
             after = checked | (np.int64(1) << b)
             v += haunt_extra
@@ -150,49 +135,40 @@ def _choose(legal, u, pol, prog, boonus, tk, ta, candy, child, row_of, col_of, s
             clm = colmask[col_of[b]]
             if after & clm == clm:
                 v += bar_points
-        if pol == COVER:
-            if tk == T_BOX:
-                v += COVER_BONUS * (b == ta)
-            elif tk == T_STAR:
-                v += COVER_BONUS * (stash[candy[b]] < ta)
-            elif tk == T_CANDY:
-                v += COVER_BONUS * (candy[b] == ta)
-            elif tk == T_BOONUS:
-                v += COVER_BONUS * (p + 1)
-            elif tk == T_ROW:
-                v += COVER_BONUS * (row_of[b] == ta)
-            elif tk == T_COL:
-                v += COVER_BONUS * (col_of[b] == ta)
         if v > best:
             best, pick = v, b
     return pick
 
 
 @inline
-def _values(cval, stash, levels, stars, pts, needs, S):
+def _values(cval, stash, levels, stars, pts, needs, S, star_t):
     """cval[c]: points a candy c adds to its row, plus STAR_VALUE if it earns a stash star
-    (policy.value's candy part: the rows holding k + 1 after it are those already there, and it)."""
+    (policy.value's candy part: the rows holding k + 1 after it are those already there, and it),
+    plus the cover bonus of a star target needing column star_t (0: none)."""
     for c in range(cval.shape[0]):
         k = stash[c]
         if k >= S:
             cval[c] = 0
         else:
             star = (not (stars >> k) & 1) and levels[k + 1] + 1 >= needs[k]
-            cval[c] = pts[k + 1] - pts[k] + STAR_VALUE * star
+            cval[c] = pts[k + 1] - pts[k] + STAR_VALUE * star + COVER_BONUS * (k < star_t)
 
 
 @jit
-def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of, col_of, die_mask, pts,
-          needs, slot_star, bar_points, B, turns, out_state, out_lost, out_unused, out_reached):
+def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask, colmask, row_of, col_of, die_mask,
+          pts, needs, slot_star, slot_bar, bar_points, B, turns, out_state, out_lost, out_unused, out_reached):
     G = dice.shape[0]
     C, S, nb = out_state.shape[1] - 6, needs.shape[0], slot_star.shape[0]
     R, Q = rowmask.shape[0], colmask.shape[0]
     full = (np.int64(1) << B) - 1
     stash = np.zeros(C, np.int64)
     levels = np.zeros(S + 2, np.int64)  # levels[k]: rows holding k candies or more (k >= 1)
-    prog = np.zeros(B // BOXES_PER_CHILD, np.int64)  # boxes checked under each child
-    child = np.arange(B) // BOXES_PER_CHILD
+    prog = np.zeros(B, np.int64)  # per box: boxes checked under its child
     cval = np.zeros(C, np.int64)
+    # greedy's worth of the next Boo-nus reward, per rewards filled (nothing once all are)
+    slot_value = np.zeros(nb + 1, np.int64)
+    for k in range(nb):
+        slot_value[k] = STAR_VALUE if slot_star[k] else bar_points if slot_bar[k] else 0
     for g in range(G):
         checked = np.int64(0)
         stash[:] = 0
@@ -200,10 +176,11 @@ def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of
         prog[:] = 0
         stars = np.int64(0)
         boonus = bars = pending = lost = unused = 0
-        tk, ta = tkind[g], targ[g]
+        a = aim[g]  # the row of the cover tables (zero bonus for greedy)
+        fx, pb, st = fixed[a], PROGRESS_VALUE + per_box[a], star_t[a]
         greedy = pol != RANDOM
         if greedy:
-            _values(cval, stash, levels, stars, pts, needs, S)
+            _values(cval, stash, levels, stars, pts, needs, S, st)
         for t in range(turns):
             n = 0
             legal = ~checked & die_mask[dice[g, t, 0], dice[g, t, 1]]
@@ -211,11 +188,8 @@ def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of
                 lost += 1  # a lost turn: no stars can be waiting
                 continue
             while True:
-                extra = 0
-                if greedy and boonus < nb:
-                    extra = STAR_VALUE if slot_star[boonus] else bar_points
-                box = _choose(legal, u[g, t, n % K], pol, prog, boonus, tk, ta, candy, child, row_of, col_of,
-                              stash, cval, extra, checked, rowmask, colmask, bar_points)
+                box = _choose(legal, u[g, t, n % K], pol, prog, candy, row_of, col_of, cval, fx,
+                              pb, slot_value[boonus], checked, rowmask, colmask, bar_points)
                 n += 1
                 # collect (rules.State.collect)
                 checked |= np.int64(1) << box
@@ -227,12 +201,14 @@ def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of
                     if not (stars >> (k - 1)) & 1 and levels[k] >= needs[k - 1]:
                         stars |= np.int64(1) << (k - 1)
                         pending += 1
-                prog[child[box]] += 1
-                if prog[child[box]] == BOXES_PER_CHILD:
+                first = box - box % BOXES_PER_CHILD
+                for j in range(first, first + BOXES_PER_CHILD):
+                    prog[j] += 1
+                if prog[box] == BOXES_PER_CHILD:
                     if boonus < nb:
                         if slot_star[boonus]:
                             pending += 1
-                        else:
+                        elif slot_bar[boonus]:
                             bars += 1
                         boonus += 1
                     rm = rowmask[row_of[box]]
@@ -242,7 +218,7 @@ def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of
                     if checked & clm == clm:
                         bars += 1
                 if greedy:
-                    _values(cval, stash, levels, stars, pts, needs, S)
+                    _values(cval, stash, levels, stars, pts, needs, S, st)
                 if pending == 0:
                     break
                 legal = ~checked & full
@@ -287,20 +263,20 @@ def _play(dice, u, pol, tkind, targ, candy, child_mask, rowmask, colmask, row_of
             e += 1
 
 
-def play_fast(b: Board, ids: list[str], dice, u, policy: str, targets) -> Batch:
+def play_fast(b: Board, dice, u, policy: str, targets) -> Batch:
     t = tables(b)
     G = len(dice)
     pol = {"random": RANDOM, "greedy": GREEDY, "cover": COVER}[policy]
-    if pol == COVER:
-        tkind, targ = cover_targets(t, ids, np.asarray(targets))
-    else:
-        tkind, targ = np.zeros(G, i8), np.zeros(G, i8)
+    fixed, per_box, star_t = cover_tables(b)
+    targets = np.asarray(targets, i8)
+    aim = np.where((targets >= 0) & (pol == COVER), targets, len(per_box) - 1)
     state = np.zeros((G, t.C + 6), i8)
     lost, unused = np.zeros(G, i8), np.zeros(G, i8)
-    reached = np.empty((G, len(ids)), np.bool_)
-    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tkind, targ, t.candy,
+    n_el = t.B + t.C * t.S + t.S + t.nb + len(t.rowmask) + len(t.colmask) + t.turns
+    reached = np.empty((G, n_el), np.bool_)
+    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, aim, fixed, per_box, star_t, t.candy,
           t.child_mask, t.rowmask, t.colmask, t.row_of, t.col_of, t.die_mask, t.pts, t.needs, t.slot_star,
-          t.bar_points, t.B, t.turns, state, lost, unused, reached)
+          t.slot_bar, t.bar_points, t.B, t.turns, state, lost, unused, reached)
     score = t.pts[state[:, 1:1 + t.C]].sum(1) + state[:, 3 + t.C] * t.bar_points
     return Batch(score=score, reached=reached, penalties=lost, unused_powers=unused, stuck=np.zeros(G, i8),
                  turns=np.full(G, t.turns, i8), state=state)

@@ -9,9 +9,8 @@ from pydantic import Field, model_validator
 
 from ...model import Candy, Colour, HEX, Ident, LayoutFile, PageSetup, Strict, unique_ids
 
-TURNS = 13  # the rulebook's game length
 BOXES_PER_CHILD = 3  # "the 3 candies under a child"
-Reward = Literal["star", "bar"]
+Reward = Literal["star", "bar", "none"]  # "none": a slot that gives nothing
 
 
 class CandyBox(Strict):
@@ -60,11 +59,13 @@ class Stash(Strict):
 
 
 class BoogalooContent(Strict):
+    turns: int = Field(13, ge=13, le=13, description="the rules play 13 turns")
     candies: list[Candy] = Field(min_length=3, max_length=8)
     stash: Stash
     boonus: list[Reward] = Field(min_length=1, max_length=16,
-                                 description="Boo-nus rewards, filled left to right, one per haunted child")
-    bar_points: int = Field(5, ge=1, le=20, description="points per chocolate bar")
+                                 description="Boo-nus rewards, filled left to right, one per haunted child "
+                                             "(none: a slot that gives nothing)")
+    bar_points: int = Field(5, ge=0, le=20, description="points per chocolate bar")
     grid: Grid = Grid()
     sheets: list[Sheet] = Field(min_length=1, max_length=8)
     qr: str = Field("pip install sheetgen && sheetgen render boogaloo", min_length=1)

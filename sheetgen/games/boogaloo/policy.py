@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...validate.driver import ladder
-from .model import BOXES_PER_CHILD
+from .board import T_BOONUS, T_BOX, T_CANDY, T_COL, T_ROW, T_STAR
 
 K = 4  # uniforms a turn reads (main box, then stars; more decisions reuse the slots modulo K)
 STAR_VALUE = 6  # what greedy thinks a star is worth, in points
@@ -22,29 +22,30 @@ def value(state, box: int) -> int:
             + PROGRESS_VALUE * state.progress(state.b.child_of(box)))
 
 
-def toward(state, box: int, target: str | None) -> int:
-    """How much checking `box` helps reach the element `target` (cover policy; 0 = not at all)."""
+def toward(state, box: int, target: tuple[int, int] | None) -> int:
+    """How much checking `box` helps reach the element aimed at (cover policy; 0 = not at all).
+    `target` is the (kind, number) board.targets decodes from the element's index."""
     if target is None or box < 0:
         return 0
+    kind, arg = target
     b = state.b
-    part = target.split(".")
     child = b.child_of(box)
-    if part[0] == "child":
-        return int(b.children[child] == part[1] and box % BOXES_PER_CHILD == int(part[3]) - 1)
-    if part[:2] == ["stash", "star"]:
-        return int(state.stash[b.candy[box]] < int(part[2]))
-    if part[0] == "stash":
-        return int(b.candies[b.candy[box]] == part[1])
-    if part[0] == "boonus":
+    if kind == T_BOX:
+        return int(box == arg)
+    if kind == T_STAR:
+        return int(state.stash[b.candy[box]] < arg)
+    if kind == T_CANDY:
+        return int(b.candy[box] == arg)
+    if kind == T_BOONUS:
         return state.progress(child) + 1
-    if part[:2] == ["bar", "row"]:
-        return int(b.row_of(child) == int(part[2]) - 1)
-    if part[:2] == ["bar", "col"]:
-        return int(b.col_of(child) == int(part[2]) - 1)
+    if kind == T_ROW:
+        return int(b.row_of(child) == arg)
+    if kind == T_COL:
+        return int(b.col_of(child) == arg)
     return 0  # turns are reached by playing on
 
 
-def greedy(state, legal: list[int], u: float, target: str | None = None) -> int:
+def greedy(state, legal: list[int], u: float, target: tuple[int, int] | None = None) -> int:
     """The highest value, the first box on ties; cover adds a large bonus toward its target."""
     best, pick = None, legal[0]
     for box in legal:
@@ -56,6 +57,6 @@ def greedy(state, legal: list[int], u: float, target: str | None = None) -> int:
     return pick
 
 
-def policy(name: str, board, target: str | None = None):
+def policy(name: str, board, target: tuple[int, int] | None = None):
     """choose(state, legal, u) for the driver."""
     return ladder(name, greedy, value, target)

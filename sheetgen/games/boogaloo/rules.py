@@ -28,8 +28,8 @@ import numpy as np
 
 from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
-from .board import Board, board, element_ids, sheets
-from .model import BOXES_PER_CHILD, TURNS
+from .board import T_NONE, Board, board, element_ids, sheets, targets as decode
+from .model import BOXES_PER_CHILD, BoogalooContent
 from .policy import K, policy
 
 PASS = -1  # the action of a roll (or star) that has no open box to check
@@ -158,7 +158,7 @@ class State:
             self.boonus += 1
             if reward == "star":
                 self.pending += 1
-            else:
+            elif reward == "bar":
                 self.bars += 1
         r, c = b.row_of(child), b.col_of(child)
         if all(self._haunted(r * b.cols + j) for j in range(b.cols)):
@@ -197,7 +197,7 @@ class State:
         return [boxes, *self.stash, stars, self.boonus, self.bars, self.turn, self.pending]
 
 
-def play(b: Board, dice, u, name: str, target: str | None = None) -> State:
+def play(b: Board, dice, u, name: str, target: tuple[int, int] | None = None) -> State:
     """One game through the generic driver."""
     return drive(State(b), dice, u, policy(name, b, target))
 
@@ -205,7 +205,8 @@ def play(b: Board, dice, u, name: str, target: str | None = None) -> State:
 def reference(doc, dice, u, policy: str, targets) -> Batch:
     b = board(doc)
     ids = element_ids(doc)
-    games = [play(b, dice[g], u[g], policy, ids[targets[g]] if targets[g] >= 0 else None)
+    kind, arg = decode(b, targets)
+    games = [play(b, dice[g], u[g], policy, (int(kind[g]), int(arg[g])) if kind[g] != T_NONE else None)
              for g in range(len(dice))]
     return Batch(score=np.array([s.score() for s in games], np.int64),
                  reached=np.array([s.reached(ids) for s in games], bool).reshape(len(games), len(ids)),
@@ -219,9 +220,9 @@ def reference(doc, dice, u, policy: str, targets) -> Batch:
 def fast(doc, dice, u, policy: str, targets) -> Batch:
     from .fast import play_fast
 
-    return play_fast(board(doc), element_ids(doc), dice, u, policy, targets)
+    return play_fast(board(doc), dice, u, policy, targets)
 
 
-RULES = Rules(game="boogaloo", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=fast, sheets=sheets,
+RULES = Rules(game="boogaloo", turns=BoogalooContent.model_fields["turns"].default, choices_per_turn=K,
+              element_ids=element_ids, reference=reference, fast=fast, sheets=sheets,
               new_state=lambda doc: State(board(doc)), policy=lambda name, doc: policy(name, board(doc)))
