@@ -45,6 +45,15 @@ def test_variants_same_games(seed):
         assert ref.same_as(fast), (seed, policy)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_any_power_order_same_games(policy):
+    """The rules option power_order: any (more payments per move) plays the same in both engines."""
+    doc = load("haunt-the-block").doc
+    doc = doc.model_copy(update={"content": doc.content.model_copy(update={"power_order": "any"})})
+    ref, fast = _both(doc, games(60, 400), 4, policy)
+    assert ref.same_as(fast)
+
+
 def test_letter_sheet_plays_the_same():
     a, b = load("haunt-the-block").doc, load("haunt-the-block-letter").doc
     ids = RULES.element_ids(a)

@@ -13,7 +13,7 @@ from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ...paper import MM
 from ..rules_cards.source import rules_game, summary
-from .model import ACT_ORDER, SYMBOLS, TURNS, HauntSheet, power_text
+from .model import ACT_ORDER, SYMBOLS, HauntSheet, power_text
 
 INK = "#000000"
 SOFT = "#555555"
@@ -263,8 +263,9 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool,
     variant's QR code) it is set a little smaller when it would run into it."""
     c = doc.content
     moons = sorted((k for k in c.children if k.symbol == "moon"), key=lambda k: ACT_ORDER.index(k.power))
-    chain = ", then ".join(k.name for k in moons)
-    text = summary("haunt-the-block", uses=c.uses, chain=chain, last=TURNS)[0]
+    chain = ("in this order: " + ", then ".join(k.name for k in moons) if c.power_order == "printed"
+             else "in any order you like")
+    text = summary("haunt-the-block", uses=c.uses, chain=chain, last=c.turns)[0]
     probe = Para(x, y, w, 200, text, size=7.5, id="how")
     _, hpt, _ = fit_paragraph(probe)
     h = hpt / MM + 1.0
@@ -274,7 +275,7 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool,
 
 
 def _title(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
-    line = (f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {TURNS} turns"
+    line = (f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {doc.content.turns} turns"
             " · two dice, a pencil")
     return [heading(x, y + 5.5, doc.title, 16, id="title"),  # the subtitle wraps inside its column
             Para(x, y + 7.0, w, 5.6, line, size=6.5, min_size=6.0, color=SOFT, id="subtitle"),
