@@ -163,6 +163,11 @@ class Board:
         return [i for i, k in enumerate(self.c.children) if k.power == "sweetheart"]
 
     @property
+    def turns(self) -> int:
+        """Turns in a game (the layout's `turns`): the start, then one roll per number."""
+        return self.c.turns
+
+    @property
     def max_move(self) -> int:
         return self.c.longest_move
 

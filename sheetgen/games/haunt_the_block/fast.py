@@ -106,7 +106,7 @@ def sheet(doc_json: str):
     bars = bar_ids(b)
     ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get("bar.romeo_juliet", -1),
-                     eid["bar.stars"], eid["bar.pumpkins"], len(b.element_ids), c.turns], i8)
+                     eid["bar.stars"], eid["bar.pumpkins"], len(b.element_ids), b.turns], i8)
     cells = 36 * M * (S + 1) * (b.max_move + 1)  # cells per pumpkin (tables)
     arrays = (b.space_candy.astype(i8), b.space_child.astype(i8), b.space_q.astype(i8) * cells,
               np.where(b.space_candy >= 0, b.space_candy, len(c.candies)).astype(i8),

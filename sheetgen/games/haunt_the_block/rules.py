@@ -288,7 +288,7 @@ class State:
             self.phase = "cross" if not all(self.crossed) else "write"
 
     def is_terminal(self) -> bool:
-        return self.turn > self.b.c.turns
+        return self.turn > self.b.turns
 
     def score(self) -> int:
         """Each row not crossed out scores the points above its rightmost check; each chocolate
