@@ -12,6 +12,85 @@ import numpy as np
 
 from .model import ACT_ORDER, MOON_POWERS, SYMBOLS, HauntSheet
 
+# ---- element ids: the only place they are spelled (compose draws them, both engines mark them,
+# the heatmap reads them); every index is 0-based, the ids count from 1 as the sheet does
+def path_id(space: int) -> str:
+    return f"path.{space + 1}"
+
+
+def start_id(space: int) -> str:
+    return f"{path_id(space)}.start"
+
+
+def stash_id(candy: str, col: int) -> str:
+    return f"stash.{candy}.{col + 1}"
+
+
+def column_star_id(col: int) -> str:
+    return f"stash.star.{col + 1}"
+
+
+def star_id(k: int) -> str:
+    return f"stars.{k + 1}"
+
+
+def boonus_id(symbol: str, k: int) -> str:
+    return f"boonus.{symbol}.{k + 1}"
+
+
+def boonus_bar_id(k: int) -> str:
+    return f"boonus.bar.{k + 1}"
+
+
+SWEET_BAR, STARS_BAR, PUMPKINS_BAR = "bar.romeo_juliet", "bar.stars", "bar.pumpkins"
+
+
+def power_id(child: str, use: int) -> str:
+    return f"power.{child}.{use + 1}"
+
+
+def penalty_id(candy: str) -> str:
+    return f"penalty.{candy}"
+
+
+# the sheet's other parts with an id (printed, never marked by a rule)
+def space_child_id(space: int) -> str:
+    return f"{path_id(space)}.child"
+
+
+def child_caption_id(child: str) -> str:
+    return f"child.{child}.caption"
+
+
+def child_text_id(child: str) -> str:
+    return f"child.{child}.text"
+
+
+def column_points_id(col: int) -> str:
+    return f"stash.points.{col + 1}"
+
+
+def column_need_id(col: int) -> str:
+    return f"stash.need.{col + 1}"
+
+
+def stash_icon_id(candy: str) -> str:
+    return f"stash.{candy}.icon"
+
+
+def star_icon_id(k: int) -> str:
+    return f"{star_id(k)}.icon"
+
+
+def title_id(section: str) -> str:
+    return f"{section}.title"
+
+
+def score_id(part: str) -> str:
+    """A final-score box: a candy's id, 'bars' or 'total'."""
+    return f"score.{part}"
+
+
 class Pay(NamedTuple):
     """A move: `d` spaces clockwise, paid with these moon powers (MOON_POWERS order) and `stars`
     stars. Two ways of paying that use the same powers and stars to reach the same space leave
@@ -212,18 +291,18 @@ class Board:
     @cached_property
     def element_ids(self) -> list[str]:
         c = self.c
-        ids = [f"path.{i + 1}" for i in range(self.n)]
-        ids += [f"path.{i + 1}.start" for i in self.starts]
-        ids += [f"stash.{k}.{col + 1}" for k in self.candy_ids for col in range(len(c.points))]
-        ids += [f"stash.star.{col + 1}" for col in range(len(c.points))]
-        ids += [f"stars.{k + 1}" for k in range(c.stars)]
-        ids += [f"boonus.{s}.{k + 1}" for s, n in zip(SYMBOLS, self.sym_count) for k in range(n)]
-        ids += [f"boonus.bar.{k + 1}" for k in range(self.columns)]
+        ids = [path_id(i) for i in range(self.n)]
+        ids += [start_id(i) for i in self.starts]
+        ids += [stash_id(k, col) for k in self.candy_ids for col in range(len(c.points))]
+        ids += [column_star_id(col) for col in range(len(c.points))]
+        ids += [star_id(k) for k in range(c.stars)]
+        ids += [boonus_id(s, k) for s, n in zip(SYMBOLS, self.sym_count) for k in range(n)]
+        ids += [boonus_bar_id(k) for k in range(self.columns)]
         if self.sweethearts:
-            ids.append("bar.romeo_juliet")
-        ids += ["bar.stars", "bar.pumpkins"]
-        ids += [f"power.{k.id}.{u + 1}" for k in c.children if k.symbol == "moon" for u in range(c.uses)]
-        ids += [f"penalty.{k}" for k in self.candy_ids]
+            ids.append(SWEET_BAR)
+        ids += [STARS_BAR, PUMPKINS_BAR]
+        ids += [power_id(k.id, u) for k in c.children if k.symbol == "moon" for u in range(c.uses)]
+        ids += [penalty_id(k) for k in self.candy_ids]
         return ids
 
     @cached_property
@@ -232,5 +311,4 @@ class Board:
 
 
 def bar_ids(b: Board) -> list[str]:
-    return [f"boonus.bar.{k + 1}" for k in range(b.columns)] + \
-        ["bar.romeo_juliet", "bar.stars", "bar.pumpkins"]
+    return [boonus_bar_id(k) for k in range(b.columns)] + [SWEET_BAR, STARS_BAR, PUMPKINS_BAR]

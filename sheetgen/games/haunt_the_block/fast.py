@@ -17,6 +17,7 @@ import numba
 import numpy as np
 
 from ...validate.engine import Batch
+from . import board as ids
 from .board import Board, bar_ids, meets
 from .model import MOON_POWERS, SYMBOLS, HauntSheet
 from .policy import CHILD_GAIN, GAIN_WEIGHT, POWER_COST, STAR_COST, K
@@ -88,25 +89,25 @@ def sheet(doc_json: str):
     eid = b.eid
     e_start = np.full(n, -1)
     for i in b.starts:
-        e_start[i] = eid[f"path.{i + 1}.start"]
+        e_start[i] = eid[ids.start_id(i)]
     e_stash = np.full((C, ncol + 1), -1)
     for k, cid in enumerate(b.candy_ids):
-        e_stash[k, :ncol] = [eid[f"stash.{cid}.{j + 1}"] for j in range(ncol)]
+        e_stash[k, :ncol] = [eid[ids.stash_id(cid, j)] for j in range(ncol)]
     maxs = max(b.sym_count)
     e_boon = np.full((3, maxs + 1), -1)
     for s, name in enumerate(SYMBOLS):
-        e_boon[s, :b.sym_count[s]] = [eid[f"boonus.{name}.{j + 1}"] for j in range(b.sym_count[s])]
+        e_boon[s, :b.sym_count[s]] = [eid[ids.boonus_id(name, j)] for j in range(b.sym_count[s])]
     e_power = np.full((P, c.uses + 1), -1)
     for k, p in enumerate(MOON_POWERS):
         if p in b.moon_child:
             kid = c.children[b.moon_child[p]].id
-            e_power[k, :c.uses] = [eid[f"power.{kid}.{j + 1}"] for j in range(c.uses)]
+            e_power[k, :c.uses] = [eid[ids.power_id(kid, j)] for j in range(c.uses)]
     kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3}
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
     bars = bar_ids(b)
     ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
-                     c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get("bar.romeo_juliet", -1),
-                     eid["bar.stars"], eid["bar.pumpkins"], len(b.element_ids), b.turns], i8)
+                     c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
+                     eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
     cells = 36 * M * (S + 1) * (b.max_move + 1)  # cells per pumpkin (tables)
     arrays = (b.space_candy.astype(i8), b.space_child.astype(i8), b.space_q.astype(i8) * cells,
               np.where(b.space_candy >= 0, b.space_candy, len(c.candies)).astype(i8),
@@ -115,11 +116,11 @@ def sheet(doc_json: str):
               np.array([MOON_POWERS.index(k.power) if k.symbol == "moon" else 0 for k in c.children], i8),
               np.array(b.sym_count, i8), np.concatenate([np.diff(pts0), [0]]).astype(i8), pts0.astype(i8),
               np.array(c.thresholds, i8), np.array(b.starts, i8),
-              np.array([eid[f"path.{i + 1}"] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
-              np.array([eid[f"stash.star.{j + 1}"] for j in range(ncol)], i8),
-              np.array([eid[f"stars.{j + 1}"] for j in range(S)], i8), e_boon.astype(i8),
-              np.array([eid[f"boonus.bar.{j + 1}"] for j in range(b.columns)], i8), e_power.astype(i8),
-              np.array([eid[f"penalty.{k}"] for k in b.candy_ids], i8), *tabs)
+              np.array([eid[ids.path_id(i)] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
+              np.array([eid[ids.column_star_id(j)] for j in range(ncol)], i8),
+              np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
+              np.array([eid[ids.boonus_bar_id(j)] for j in range(b.columns)], i8), e_power.astype(i8),
+              np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8), *tabs)
     return b, ints, arrays, len(bars)
 
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
+from . import board as ids
 from .board import Board, Pay, bar_ids, mask_powers, power_mask
 from .model import MOON_POWERS, SYMBOLS, HauntContent
 from .policy import K, policy
@@ -67,7 +68,7 @@ class State:
         self.sweet = 0
         self.bars: set[str] = set()
         self.penalties = 0
-        self.reached: set[str] = {f"stars.{k + 1}" for k in range(c.start_stars)}
+        self.reached: set[str] = {ids.star_id(k) for k in range(c.start_stars)}
 
     # ---- rules text, clause by clause ---------------------------------------------------------
     def mark(self, eid: str) -> None:
@@ -86,9 +87,9 @@ class State:
         c = self.b.c
         if self.circled < c.stars:
             self.circled += 1
-            self.mark(f"stars.{self.circled}")
+            self.mark(ids.star_id(self.circled - 1))
             if self.circled == c.stars:
-                self.bar("bar.stars")
+                self.bar(ids.STARS_BAR)
 
     def bar(self, eid: str) -> None:
         self.bars.add(eid)
@@ -103,11 +104,11 @@ class State:
         if k >= len(c.points):
             return
         self.stash[candy] = k + 1
-        self.mark(f"stash.{self.b.candy_ids[candy]}.{k + 1}")
+        self.mark(ids.stash_id(self.b.candy_ids[candy], k))
         rows = sum(n >= k + 1 for n in self.stash)
         if not self.col_star[k] and rows >= c.thresholds[k]:
             self.col_star[k] = True
-            self.mark(f"stash.star.{k + 1}")
+            self.mark(ids.column_star_id(k))
             self.circle_star()
 
     def land(self, space: int) -> None:
@@ -115,7 +116,7 @@ class State:
         b = self.b
         self.numbers[space] = self.turn
         self.pos = space
-        self.mark(f"path.{space + 1}")
+        self.mark(ids.path_id(space))
         candy, child = int(b.space_candy[space]), int(b.space_child[space])
         if candy >= 0:
             self.collect(candy)
@@ -133,13 +134,13 @@ class State:
         if self.boonus[s] < b.sym_count[s]:
             self.boonus[s] += 1
             col = self.boonus[s]
-            self.mark(f"boonus.{SYMBOLS[s]}.{col}")
+            self.mark(ids.boonus_id(SYMBOLS[s], col - 1))
             if all(self.boonus[t] >= col for t in range(len(SYMBOLS)) if b.sym_count[t] >= col):
-                self.bar(f"boonus.bar.{col}")
+                self.bar(ids.boonus_bar_id(col - 1))
         if kid.symbol == "pumpkin":
             self.pumpkins += 1
             if self.pumpkins == c.pumpkins:
-                self.bar("bar.pumpkins")
+                self.bar(ids.PUMPKINS_BAR)
         elif kid.power == "candy_of_choice":
             self.phase = "pirate"
         elif kid.power == "star":
@@ -147,7 +148,7 @@ class State:
         elif kid.power == "sweetheart":
             self.sweet += 1
             if self.sweet == 2:
-                self.bar("bar.romeo_juliet")
+                self.bar(ids.SWEET_BAR)
         else:
             self.unlocked[kid.power] = True
 
@@ -201,40 +202,40 @@ class State:
         """Elements an action marks directly (what "cover" aims with)."""
         b = self.b
         if self.phase == "cross":
-            return {f"penalty.{b.candy_ids[action]}"}
+            return {ids.penalty_id(b.candy_ids[action])}
         if self.phase == "pirate":
             return self.candy_marks(action)
         if self.phase == "start":
-            return {f"path.{action + 1}", f"path.{action + 1}.start"} | \
+            return {ids.path_id(action), ids.start_id(action)} | \
                 self.candy_marks(b.space_candy[action])
         move = Pay(action) if self.phase == "write" else action
         space = (self.pos + move.d) % b.n
-        out = {f"path.{space + 1}"}
+        out = {ids.path_id(space)}
         candy, child = b.space_candy[space], b.space_child[space]
         if candy >= 0:
             out |= self.candy_marks(candy)
         else:
             s = b.child_symbol[child]
             if self.boonus[s] < b.sym_count[s]:
-                out.add(f"boonus.{SYMBOLS[s]}.{self.boonus[s] + 1}")
+                out.add(ids.boonus_id(SYMBOLS[s], self.boonus[s]))
         for p in move.powers:
-            out.add(f"power.{b.c.children[b.moon_child[p]].id}.{self.power_uses[p] + 1}")
+            out.add(ids.power_id(b.c.children[b.moon_child[p]].id, self.power_uses[p]))
         return out
 
     def candy_marks(self, candy: int) -> set[str]:
         k = self.stash[candy]
-        return {f"stash.{self.b.candy_ids[candy]}.{k + 1}"} if k < len(self.b.c.points) else set()
+        return {ids.stash_id(self.b.candy_ids[candy], k)} if k < len(self.b.c.points) else set()
 
     def apply_action(self, action) -> None:
         b = self.b
         if self.phase == "start":
             self.phase = "move"
-            self.mark(f"path.{action + 1}.start")
+            self.mark(ids.start_id(action))
             self.land(action)
         elif self.phase == "move":
             for p in action.powers:
                 self.power_uses[p] += 1
-                self.mark(f"power.{b.c.children[b.moon_child[p]].id}.{self.power_uses[p]}")
+                self.mark(ids.power_id(b.c.children[b.moon_child[p]].id, self.power_uses[p] - 1))
             self.used_stars += action.stars
             self.land((self.pos + action.d) % b.n)
         elif self.phase == "pirate":
@@ -242,7 +243,7 @@ class State:
             self.collect(action)
         elif self.phase == "cross":
             self.crossed[action] = True
-            self.mark(f"penalty.{b.candy_ids[action]}")
+            self.mark(ids.penalty_id(b.candy_ids[action]))
             self.phase = "write"
         elif self.phase == "write":
             self.phase = "move"
