@@ -58,25 +58,27 @@ def tables(doc_json: str):
                         if 1 <= d <= D:
                             for q, cond in enumerate(conds):
                                 pres[q, (a - 1) * 6 + bd - 1, d, s * M + mask] |= meets(cond, d, mask, s, lower, higher)
-    packed, flat = [], []
+    words = []
     for q in range(Q):
         for roll in range(36):  # [M, S+1, D+1, NC]: the payments of each cell, in cell order
             have_it = (valid[:, :, None, :] & pres[q, roll][None, None]).reshape(-1, NC)
             cnt = have_it.sum(1)
             best = np.argmin(np.where(have_it, cost, BIG), 1)
-            packed.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
-            flat.append(np.nonzero(have_it)[1])
-    packed, flat = np.concatenate(packed), np.concatenate(flat)
-    cnt = packed & 255
-    off = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+            words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
+    words = np.concatenate(words)
+    # a roll's payments with every power and star at hand, per (q, roll, d): a cell's payments are
+    # those of its powers and stars (`fits`), in the same order
+    lists = pres.reshape(-1, NC)
+    flat = np.nonzero(lists)[1]
+    off = np.concatenate([[0], np.cumsum(lists.sum(1))])
     # per key: the distances some payment reaches (a pumpkin's condition only removes payments)
-    free = cnt[:len(cnt) // Q].reshape(-1, D + 1) > 0
+    free = (words[:len(words) // Q] & 255).reshape(-1, D + 1) > 0
     nreach = free.sum(1)
     reach = np.zeros((len(free), D), np.int8)
     for key in np.flatnonzero(nreach):
         ds = np.flatnonzero(free[key])
         reach[key, :len(ds)] = ds
-    return b, (cnt.astype(np.uint8), (packed >> 8).astype(np.uint8), off.astype(np.int32), flat.astype(np.uint8), reach, nreach.astype(i8),
+    return b, (words.astype(np.uint16), off.astype(np.int32), flat.astype(np.uint8), reach, nreach.astype(i8),
                cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
 
 
@@ -127,9 +129,10 @@ def sheet(doc_json: str):
 @jit
 def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
           pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
-          cnt, best, off, flat, reach, nreach, cost, c_stars, c_mask,
+          word, off, flat, reach, nreach, cost, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
+    cells = 36 * M * (S + 1) * (D + 1)  # cells per pumpkin (tables)
     T, nbcol = ints[15], ints[10]
     W = n - 1
     # one game's sheet, reset per game
@@ -187,6 +190,7 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
                 have = circled - used
                 key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
                 kb = key * (D + 1)
+                roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                 tk = -1  # the power whose next use-circle is the cover target
                 if cover:
                     for q in range(P):
@@ -201,27 +205,28 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
                     cell = sp_q[dest] + kb + (d if d <= D else 0)
                     isc = dbl and cand >= 0
                     if p == RANDOM:
-                        w = np.int64(cnt[cell])
-                        fr = 1 if isc and (w == 0 or best[cell] != 0) else 0
-                        c = (w + fr) if num[dest] == 0 else 0
+                        w = np.int64(word[cell])
+                        fr = 1 if isc and w >> 8 != 0 else 0
+                        c = ((w & 255) + fr) if num[dest] == 0 else 0
                         o_cnt[j] = c
                         tot += c
                         continue
-                    pay = 0 if isc else np.int64(best[cell])
+                    w = np.int64(word[cell])
+                    pay = 0 if isc else w >> 8
                     c = 1 if num[dest] == 0 and pay != NOPAY else 0
                     g0 = rg[sp_rg[dest]]
                     v = g0 - cost[pay if c else 0]
                     if cover and c > 0:
-                        w = np.int64(cnt[cell])
                         s = ch_sym[sp_child[dest]] if cand < 0 else 0
                         nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
                         if e_path[dest] == tg or nxt == tg:
                             v += HIT
                         elif tk >= 0:  # the first cheapest payment with the target power
-                            cell = sp_q[dest] + kb + d
-                            for i in range(off[cell], off[cell] + (w & 255)):
+                            lst = sp_q[dest] // cells * 36 * (D + 1) + roll + d
+                            for i in range(off[lst], off[lst + 1]):
                                 code = np.int64(flat[i])
-                                if (c_mask[code] >> tk) & 1 and g0 - cost[code] + HIT > v:
+                                if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 and c_stars[code] <= have \
+                                        and g0 - cost[code] + HIT > v:
                                     v, pay = g0 - cost[code] + HIT, code
                     v = v if c > 0 else -BIG
                     better = v > bestv
@@ -236,12 +241,18 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
                         bj += 1
                     d = bj + 1 if dbl else np.int64(reach[key, bj])
                     dest = wrap[pos + d]
-                    if d <= D:
-                        cell = sp_q[dest] + kb + d
-                        if dbl and sp_candy[dest] >= 0 and (cnt[cell] == 0 or best[cell] != 0):
-                            bpay = 0 if k == 0 else np.int64(flat[off[cell] + k - 1])
-                        else:
-                            bpay = np.int64(flat[off[cell] + k])
+                    if dbl and sp_candy[dest] >= 0 and word[sp_q[dest] + kb + (d if d <= D else 0)] >> 8 != 0:
+                        k -= 1  # the free write (0, 0) comes first
+                    bpay = 0
+                    if k >= 0:
+                        lst = sp_q[dest] // cells * 36 * (D + 1) + roll + d
+                        for i in range(off[lst], off[lst + 1]):
+                            code = np.int64(flat[i])
+                            if c_mask[code] & ~amask == 0 and c_stars[code] <= have:
+                                if k == 0:
+                                    bpay = code
+                                    break
+                                k -= 1
                 if bj >= 0:
                     msk = c_mask[bpay]
                     for q in range(P):
