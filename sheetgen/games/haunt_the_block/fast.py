@@ -34,11 +34,12 @@ M = 1 << P  # power masks
 
 @lru_cache(maxsize=32)
 def tables(doc_json: str):
-    """The Board and, per cell = (q * keys + key) * (D + 1) + d, with key = ((a-1) * 6 + b-1) * M
-    + powers at hand) * (S + 1) + stars at hand and q = 0 or 1 + a pumpkin's index: the number of
-    payments, the first cheapest one (NOPAY if none) and the offset of the ascending list of all
-    of them in `flat`. A key's cells without a pumpkin are side by side, one byte each, so a turn
-    reads a cache line or two; a roll and its mirror pay alike, so the engine reads a <= b only."""
+    """The Board and, per cell = (key * Q + q) * (D + 1) + d, with key = ((a-1) * 6 + b-1) * M +
+    powers at hand) * (S + 1) + stars at hand and q = 0 or 1 + a pumpkin's index: the number of
+    payments (`npay`) and the first cheapest one (`cheap`, NOPAY if none), a byte each. A key's
+    cells are side by side, so a turn reads a few cache lines; a roll and its mirror pay alike, so the engine reads
+    a <= b only. The payments themselves: the ascending list of a roll's payments with every power
+    and star at hand, per (q, roll, d), in `flat` from `off`; a cell's are those it can afford."""
     b = Board(HauntSheet.model_validate_json(doc_json))
     S, D = b.c.stars, b.max_move
     conds = [None] + b.pumpkin_conditions
@@ -58,13 +59,12 @@ def tables(doc_json: str):
                         if 1 <= d <= D:
                             for q, cond in enumerate(conds):
                                 pres[q, (a - 1) * 6 + bd - 1, d, s * M + mask] |= meets(cond, d, mask, s, lower, higher)
-    words = []
-    for q in range(Q):
-        for roll in range(36):  # [M, S+1, D+1, NC]: the payments of each cell, in cell order
-            have_it = (valid[:, :, None, :] & pres[q, roll][None, None]).reshape(-1, NC)
-            cnt = have_it.sum(1)
-            best = np.argmin(np.where(have_it, cost, BIG), 1)
-            words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
+    words = []  # per cell: payments | the first cheapest << 8
+    for roll in range(36):  # [M, S+1, Q, D+1, NC]: the payments of each cell, in cell order
+        have_it = (valid[:, :, None, None, :] & pres[:, roll][None, None]).reshape(-1, NC)
+        cnt = have_it.sum(1)
+        best = np.argmin(np.where(have_it, cost, BIG), 1)
+        words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
     words = np.concatenate(words)
     # a roll's payments with every power and star at hand, per (q, roll, d): a cell's payments are
     # those of its powers and stars (`fits`), in the same order
@@ -72,14 +72,16 @@ def tables(doc_json: str):
     flat = np.nonzero(lists)[1]
     off = np.concatenate([[0], np.cumsum(lists.sum(1))])
     # per key: the distances some payment reaches (a pumpkin's condition only removes payments)
-    free = (words[:len(words) // Q] & 255).reshape(-1, D + 1) > 0
+    free = (words.reshape(-1, Q, D + 1)[:, 0] & 255) > 0
     nreach = free.sum(1)
     reach = np.zeros((len(free), D), np.int8)
     for key in np.flatnonzero(nreach):
         ds = np.flatnonzero(free[key])
         reach[key, :len(ds)] = ds
-    return b, (words.astype(np.uint16), off.astype(np.int32), flat.astype(np.uint8), reach, nreach.astype(i8),
-               cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+    return b, ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
+               flat.astype(np.uint8), reach, nreach.astype(i8),
+               cost.astype(i8), np.concatenate([cost, np.full(256 - NC, BIG)]).astype(i8), c_stars.astype(i8),
+               c_mask.astype(i8))
 
 
 @lru_cache(maxsize=32)
@@ -110,10 +112,12 @@ def sheet(doc_json: str):
     ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
-    cells = 36 * M * (S + 1) * (b.max_move + 1)  # cells per pumpkin (tables)
-    arrays = (b.space_candy.astype(i8), b.space_child.astype(i8), b.space_q.astype(i8) * cells,
-              np.where(b.space_candy >= 0, b.space_candy, len(c.candies)).astype(i8),
-              np.arange(2 * n) % n, np.array(b.child_symbol, i8),
+    row = b.max_move + 1  # cells per pumpkin and key (tables)
+    arrays = (b.space_candy.astype(i8), b.space_child.astype(i8), b.space_q.astype(i8) * row,
+              b.space_q.astype(i8), np.where(b.space_candy >= 0, b.space_candy, len(c.candies)).astype(i8),
+              np.tile(np.where(b.space_candy >= 0, b.space_candy, len(c.candies)), 2).astype(i8),
+              np.arange(2 * n) % n, np.tile(b.space_candy >= 0, 2).astype(i8), np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
+              np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
               np.array([MOON_POWERS.index(k.power) if k.symbol == "moon" else 0 for k in c.children], i8),
               np.array(b.sym_count, i8), np.concatenate([np.diff(pts0), [0]]).astype(i8), pts0.astype(i8),
@@ -127,12 +131,11 @@ def sheet(doc_json: str):
 
 
 @jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
+def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, rgi2, wrap, cand2, pk_sp, pk_off, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
           pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
-          word, off, flat, reach, nreach, cost, c_stars, c_mask,
+          npay, cheap, off, flat, reach, nreach, cost, costx, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
-    cells = 36 * M * (S + 1) * (D + 1)  # cells per pumpkin (tables)
     T, nbcol = ints[15], ints[10]
     W = n - 1
     # one game's sheet, reset per game
@@ -148,9 +151,12 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
     rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
     # this turn's options: distance, cell, count (random) / value, payment (greedy, cover)
     o_cnt = np.zeros(n, np.int64)  # this turn's payments per distance (random)
+    emp2 = np.ones(2 * n, np.int64)  # 1 where a space is empty, the block twice (no wrapping)
+    npk = pk_sp.shape[0]
     for g in range(dice.shape[0]):
         r = out_r[g]
         num[:] = 0
+        emp2[:] = 1
         stash[:] = 0
         crossed[:] = 0
         colstar[:] = 0
@@ -189,63 +195,118 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
                 dbl = a == bd
                 have = circled - used
                 key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
-                kb = key * (D + 1)
+                kb = key * Q * (D + 1)
                 roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                 tk = -1  # the power whose next use-circle is the cover target
                 if cover:
                     for q in range(P):
                         if (amask >> q) & 1 and e_power[q, puses[q]] == tg:
                             tk = q
-                nd = W if dbl else nreach[key]
-                tot, bestv, bj, bpay = 0, -BIG, -1, 0
-                for j in range(nd):  # branch-free: each distance's payments (0 if none or used)
-                    d = j + 1 if dbl else np.int64(reach[key, j])
-                    dest = wrap[pos + d]
-                    cand = sp_candy[dest]
-                    cell = sp_q[dest] + kb + (d if d <= D else 0)
-                    isc = dbl and cand >= 0
-                    if p == RANDOM:
-                        w = np.int64(word[cell])
-                        fr = 1 if isc and w >> 8 != 0 else 0
-                        c = ((w & 255) + fr) if num[dest] == 0 else 0
-                        o_cnt[j] = c
-                        tot += c
-                        continue
-                    w = np.int64(word[cell])
-                    pay = 0 if isc else w >> 8
-                    c = 1 if num[dest] == 0 and pay != NOPAY else 0
-                    g0 = rg[sp_rg[dest]]
-                    v = g0 - cost[pay if c else 0]
-                    if cover and c > 0:
-                        s = ch_sym[sp_child[dest]] if cand < 0 else 0
-                        nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
-                        if e_path[dest] == tg or nxt == tg:
-                            v += HIT
-                        elif tk >= 0:  # the first cheapest payment with the target power
-                            lst = sp_q[dest] // cells * 36 * (D + 1) + roll + d
-                            for i in range(off[lst], off[lst + 1]):
-                                code = np.int64(flat[i])
-                                if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 and c_stars[code] <= have \
-                                        and g0 - cost[code] + HIT > v:
-                                    v, pay = g0 - cost[code] + HIT, code
-                    v = v if c > 0 else -BIG
-                    better = v > bestv
-                    bestv = v if better else bestv
-                    bj = j if better else bj
-                    bpay = pay if better else bpay
-                if p == RANDOM and tot > 0:  # the k-th payment, counting across distances
-                    k = np.int64(u[g, t, 0] * tot)
-                    bj = 0
-                    while k >= o_cnt[bj]:
-                        k -= o_cnt[bj]
-                        bj += 1
-                    d = bj + 1 if dbl else np.int64(reach[key, bj])
-                    dest = wrap[pos + d]
-                    if dbl and sp_candy[dest] >= 0 and word[sp_q[dest] + kb + (d if d <= D else 0)] >> 8 != 0:
-                        k -= 1  # the free write (0, 0) comes first
-                    bpay = 0
-                    if k >= 0:
-                        lst = sp_q[dest] // cells * 36 * (D + 1) + roll + d
+                md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
+                if p == RANDOM:  # the payments of every distance, in bulk
+                    tot = 0
+                    cr = npay[kb + 1:kb + D + 1]
+                    er = emp2[pos + 1:pos + D + 1]
+                    if dbl:  # doubles: a candy space may also be written for free, (0, 0) first
+                        cc = cand2[pos + 1:pos + D + 1]
+                        for j in range(D):
+                            w = np.int64(cr[j])
+                            e = (w + cc[j] * (cheap[kb + 1 + j] != 0)) * er[j]
+                            o_cnt[j] = e
+                            tot += e
+                        for j in range(D, W):
+                            e = cand2[pos + 1 + j] * emp2[pos + 1 + j]
+                            o_cnt[j] = e
+                            tot += e
+                    else:
+                        for j in range(D):
+                            e = np.int64(cr[j]) * er[j]
+                            o_cnt[j] = e
+                            tot += e
+                    for i in range(npk):  # a pumpkin's condition: its own cells
+                        d = pk_sp[i] - pos
+                        d = d + n if d <= 0 else d
+                        if d <= D and emp2[pk_sp[i]]:
+                            e = np.int64(npay[pk_off[i] + kb + d])
+                            tot += e - o_cnt[d - 1]
+                            o_cnt[d - 1] = e
+                    if tot > 0:
+                        k = np.int64(u[g, t, 0] * tot)
+                        j = 0
+                        while k >= o_cnt[j]:
+                            k -= o_cnt[j]
+                            j += 1
+                        md = j + 1
+                        if dbl and cand2[pos + md] and (md > D or cheap[kb + md] != 0):
+                            k -= 1  # the free write
+                elif p == GREEDY:  # every distance's value, in bulk; the first best
+                    cr = cheap[kb + 1:kb + D + 1]
+                    er = emp2[pos + 1:pos + D + 1]
+                    gr = rgi2[pos + 1:pos + D + 1]
+                    if dbl:  # doubles: a candy space is written for free
+                        cc = cand2[pos + 1:pos + D + 1]
+                        for j in range(D):
+                            v = rg[gr[j]] - (0 if cc[j] else costx[cr[j]])
+                            o_cnt[j] = v if er[j] else -BIG
+                        for j in range(D, W):
+                            o_cnt[j] = rg[rgi2[pos + 1 + j]] if cand2[pos + 1 + j] and emp2[pos + 1 + j] else -BIG
+                    else:
+                        for j in range(D):
+                            v = rg[gr[j]] - costx[cr[j]]
+                            o_cnt[j] = v if er[j] else -BIG
+                    for i in range(npk):  # a pumpkin's condition: its own cells
+                        d = pk_sp[i] - pos
+                        d = d + n if d <= 0 else d
+                        if d <= D and emp2[pk_sp[i]]:
+                            o_cnt[d - 1] = rg[C] - costx[cheap[pk_off[i] + kb + d]]
+                    nd = W if dbl else D
+                    bestv = -BIG
+                    for j in range(nd):
+                        bestv = max(bestv, o_cnt[j])
+                    if bestv > -BIG // 2:
+                        j = 0
+                        while o_cnt[j] != bestv:
+                            j += 1
+                        md = j + 1
+                        dest = wrap[pos + md]
+                        bpay = 0 if dbl and cand2[dest] else np.int64(cheap[sp_q[dest] + kb + md])
+                else:
+                    nd = W if dbl else nreach[key]
+                    bestv = -BIG
+                    for j in range(nd):  # branch-free: each distance's payments (0 if none or used)
+                        d = j + 1 if dbl else np.int64(reach[key, j])
+                        dest = wrap[pos + d]
+                        cand = sp_candy[dest]
+                        cell = sp_q[dest] + kb + (d if d <= D else 0)
+                        isc = dbl and cand >= 0
+                        pay = 0 if isc else np.int64(cheap[cell])
+                        c = emp2[dest] if pay != NOPAY else 0
+                        g0 = rg[sp_rg[dest]]
+                        v = g0 - cost[pay if c else 0]
+                        if cover and c > 0:
+                            s = ch_sym[sp_child[dest]] if cand < 0 else 0
+                            nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
+                            if e_path[dest] == tg or nxt == tg:
+                                v += HIT
+                            elif tk >= 0:  # the first cheapest payment with the target power
+                                lst = sp_qi[dest] * 36 * (D + 1) + roll + d
+                                for i in range(off[lst], off[lst + 1]):
+                                    code = np.int64(flat[i])
+                                    if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 \
+                                            and c_stars[code] <= have and g0 - cost[code] + HIT > v:
+                                        v, pay = g0 - cost[code] + HIT, code
+                        v = v if c > 0 else -BIG
+                        better = v > bestv
+                        bestv = v if better else bestv
+                        md = d if better else md
+                        bpay = pay if better else bpay
+                if p == RANDOM and md > 0 and k >= 0:  # the k-th payment of that distance
+                    dest = wrap[pos + md]
+                    cell = sp_q[dest] + kb + md
+                    if npay[cell] == 1:
+                        bpay = np.int64(cheap[cell])
+                    else:
+                        lst = sp_qi[dest] * 36 * (D + 1) + roll + md
                         for i in range(off[lst], off[lst + 1]):
                             code = np.int64(flat[i])
                             if c_mask[code] & ~amask == 0 and c_stars[code] <= have:
@@ -253,16 +314,17 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
                                     bpay = code
                                     break
                                 k -= 1
-                if bj >= 0:
+                if md > 0:
                     msk = c_mask[bpay]
-                    for q in range(P):
-                        if (msk >> q) & 1:
-                            puses[q] += 1
-                            if puses[q] == uses:
-                                amask &= ~(1 << q)
-                            r[e_power[q, puses[q] - 1]] = True
+                    if msk:
+                        for q in range(P):
+                            if (msk >> q) & 1:
+                                puses[q] += 1
+                                if puses[q] == uses:
+                                    amask &= ~(1 << q)
+                                r[e_power[q, puses[q] - 1]] = True
                     used += c_stars[bpay]
-                    dest = wrap[pos + (bj + 1 if dbl else np.int64(reach[key, bj]))]
+                    dest = wrap[pos + md]
                 else:  # no move at all: the penalty
                     pen += 1
                     slot = 0
@@ -312,6 +374,8 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_rg, wrap, ch_sym
                                     bestv, dest = v + HIT * h, sp
             # write the number and take what the space gives
             num[dest] = number
+            emp2[dest] = 0
+            emp2[dest + n] = 0
             pos = dest
             r[e_path[dest]] = True
             cand = sp_candy[dest]
