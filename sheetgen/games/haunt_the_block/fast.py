@@ -6,7 +6,7 @@ starts. A payment is coded stars * 16 + powers mask, so ascending codes are the 
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
-order of `State.vector`).
+order of `State.vector`, as int16: every entry is a small count).
 """
 
 from __future__ import annotations
@@ -80,8 +80,7 @@ def tables(doc_json: str):
         reach[key, :len(ds)] = ds
     return b, ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
                flat.astype(np.uint8), reach, nreach.astype(i8),
-               cost.astype(i8), np.concatenate([cost, np.full(256 - NC, BIG)]).astype(i8), c_stars.astype(i8),
-               c_mask.astype(i8))
+               cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
 
 
 @lru_cache(maxsize=32)
@@ -113,9 +112,9 @@ def sheet(doc_json: str):
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
     row = b.max_move + 1  # cells per pumpkin and key (tables)
-    arrays = (b.space_candy.astype(i8), b.space_child.astype(i8), b.space_q.astype(i8) * row,
-              b.space_q.astype(i8), np.where(b.space_candy >= 0, b.space_candy, len(c.candies)).astype(i8),
-              np.tile(np.where(b.space_candy >= 0, b.space_candy, len(c.candies)), 2).astype(i8),
+    twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
+    arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
+              twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
               np.arange(2 * n) % n, np.tile(b.space_candy >= 0, 2).astype(i8), np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
               np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
@@ -131,9 +130,9 @@ def sheet(doc_json: str):
 
 
 @jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, rgi2, wrap, cand2, pk_sp, pk_off, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
+def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, cand2, pk_sp, pk_off, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
           pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
-          npay, cheap, off, flat, reach, nreach, cost, costx, c_stars, c_mask,
+          npay, cheap, off, flat, reach, nreach, cost, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
     T, nbcol = ints[15], ints[10]
@@ -239,51 +238,21 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, rgi2,
                         md = j + 1
                         if dbl and cand2[pos + md] and (md > D or cheap[kb + md] != 0):
                             k -= 1  # the free write
-                elif p == GREEDY:  # every distance's value, in bulk; the first best
-                    cr = cheap[kb + 1:kb + D + 1]
-                    er = emp2[pos + 1:pos + D + 1]
-                    gr = rgi2[pos + 1:pos + D + 1]
-                    if dbl:  # doubles: a candy space is written for free
-                        cc = cand2[pos + 1:pos + D + 1]
-                        for j in range(D):
-                            v = rg[gr[j]] - (0 if cc[j] else costx[cr[j]])
-                            o_cnt[j] = v if er[j] else -BIG
-                        for j in range(D, W):
-                            o_cnt[j] = rg[rgi2[pos + 1 + j]] if cand2[pos + 1 + j] and emp2[pos + 1 + j] else -BIG
-                    else:
-                        for j in range(D):
-                            v = rg[gr[j]] - costx[cr[j]]
-                            o_cnt[j] = v if er[j] else -BIG
-                    for i in range(npk):  # a pumpkin's condition: its own cells
-                        d = pk_sp[i] - pos
-                        d = d + n if d <= 0 else d
-                        if d <= D and emp2[pk_sp[i]]:
-                            o_cnt[d - 1] = rg[C] - costx[cheap[pk_off[i] + kb + d]]
-                    nd = W if dbl else D
-                    bestv = -BIG
-                    for j in range(nd):
-                        bestv = max(bestv, o_cnt[j])
-                    if bestv > -BIG // 2:
-                        j = 0
-                        while o_cnt[j] != bestv:
-                            j += 1
-                        md = j + 1
-                        dest = wrap[pos + md]
-                        bpay = 0 if dbl and cand2[dest] else np.int64(cheap[sp_q[dest] + kb + md])
                 else:
                     nd = W if dbl else nreach[key]
                     bestv = -BIG
                     for j in range(nd):  # branch-free: each distance's payments (0 if none or used)
                         d = j + 1 if dbl else np.int64(reach[key, j])
-                        dest = wrap[pos + d]
-                        cand = sp_candy[dest]
-                        cell = sp_q[dest] + kb + (d if d <= D else 0)
+                        at = pos + d  # the space, on the block laid out twice
+                        cand = sp_candy[at]
+                        cell = sp_q[at] + kb + (d if d <= D else 0)
                         isc = dbl and cand >= 0
                         pay = 0 if isc else np.int64(cheap[cell])
-                        c = emp2[dest] if pay != NOPAY else 0
-                        g0 = rg[sp_rg[dest]]
+                        c = emp2[at] if pay != NOPAY else 0
+                        g0 = rg[sp_rg[at]]
                         v = g0 - cost[pay if c else 0]
                         if cover and c > 0:
+                            dest = wrap[at]
                             s = ch_sym[sp_child[dest]] if cand < 0 else 0
                             nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
                             if e_path[dest] == tg or nxt == tg:
@@ -307,9 +276,9 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, rgi2,
                         bpay = np.int64(cheap[cell])
                     else:
                         lst = sp_qi[dest] * 36 * (D + 1) + roll + md
-                        for i in range(off[lst], off[lst + 1]):
+                        for i in range(off[lst], off[lst + 1]):  # ascending: stars, then powers
                             code = np.int64(flat[i])
-                            if c_mask[code] & ~amask == 0 and c_stars[code] <= have:
+                            if c_mask[code] & ~amask == 0:
                                 if k == 0:
                                     bpay = code
                                     break
@@ -498,7 +467,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     tgt = np.asarray(targets, i8) if pol == COVER else np.full(G, -1, i8)
     width = n + 2 * C + ncol + 2 + 3 + 2 * P + nbars + 5
     out = Batch(np.empty(G, i8), np.zeros((G, len(b.element_ids)), np.bool_), np.empty(G, i8), np.empty(G, i8),
-                np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), i8))
+                np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), np.int16))
     _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tgt, ints, *arrays,
           out.score, out.penalties, out.unused_powers, out.turns, out.state, out.reached)
     return out
