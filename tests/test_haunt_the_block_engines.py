@@ -50,7 +50,7 @@ def test_any_power_order_same_games(policy):
     """The rules option power_order: any (more payments per move) plays the same in both engines."""
     doc = load("haunt-the-block").doc
     doc = doc.model_copy(update={"content": doc.content.model_copy(update={"power_order": "any"})})
-    ref, fast = _both(doc, games(60, 400), 4, policy)
+    ref, fast = _both(doc, games(40, 400), 4, policy)
     assert ref.same_as(fast)
 
 

@@ -1,13 +1,13 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
 a time. Every way to pay every move for every (roll, powers at hand, stars at hand, distance,
 pumpkin) comes from tables built once per sheet (`tables`), so listing the moves of a turn is a
-lookup per distance: how many payments there are, the cheapest one, and where the list of them
-starts. A payment is coded stars * 16 + powers mask, so ascending codes are the reference's order.
+lookup per distance: how many payments there are and the cheapest one; the random policy counts
+a turn's payments in bulk over the distances. A payment is coded stars * 16 + powers mask, so
+ascending codes are the reference's order.
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
-order of `State.vector`, as int16: every entry is a small count).
-"""
+order of `State.vector`, as int16: every entry is a small count)."""
 
 from __future__ import annotations
 
@@ -115,7 +115,8 @@ def sheet(doc_json: str):
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
     arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
               twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
-              np.arange(2 * n) % n, np.tile(b.space_candy >= 0, 2).astype(i8), np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
+              np.arange(2 * n) % n, twice(b.space_candy >= 0),
+              np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
               np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
               np.array([MOON_POWERS.index(k.power) if k.symbol == "moon" else 0 for k in c.children], i8),
@@ -130,8 +131,8 @@ def sheet(doc_json: str):
 
 
 @jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, cand2, pk_sp, pk_off, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
-          pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
+def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, cand2, pk_sp, pk_off, ch_sym,
+          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
           npay, cheap, off, flat, reach, nreach, cost, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]

@@ -353,6 +353,6 @@ def _fast(doc, dice, u, policy, targets) -> Batch:
     return fast(doc, dice, u, policy, targets)
 
 
-RULES = Rules(game="haunt-the-block", turns=HauntContent.model_fields["turns"].default, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=_fast,
+RULES = Rules(game="haunt-the-block", turns=HauntContent.model_fields["turns"].default, choices_per_turn=K,
+              element_ids=element_ids, reference=reference, fast=_fast,
               new_state=lambda doc: State(Board(doc)), policy=lambda name, doc: policy(name, Board(doc)))
