@@ -130,6 +130,14 @@ def sheet(doc_json: str):
     return b, ints, arrays, len(bars)
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put(x, i, a, m):
+    """Copy a[:m] into x from i; the next free index."""
+    for k in range(m):
+        x[i + k] = a[k]
+    return i + m
+
+
 @jit
 def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, cand2, pk_sp, pk_off, ch_sym,
           ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
@@ -426,30 +434,11 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
         out_unused[g] = unused
         out_turns[g] = num[pos]
         x = out_x[g]
-        i = 0
-        for k in range(n):
-            x[i + k] = num[k]
-        i += n
-        for k in range(C):
-            x[i + k] = stash[k]
-            x[i + C + k] = crossed[k]
-        i += 2 * C
-        for k in range(ncol):
-            x[i + k] = colstar[k]
-        i += ncol
+        i = _put(x, _put(x, _put(x, 0, num, n), stash, C), crossed, C)
+        i = _put(x, i, colstar, ncol)
         x[i] = circled
         x[i + 1] = used
-        i += 2
-        for k in range(3):
-            x[i + k] = boon[k]
-        i += 3
-        for k in range(P):
-            x[i + k] = unl[k]
-            x[i + P + k] = puses[k]
-        i += 2 * P
-        for k in range(nbcol):
-            x[i + k] = bcol[k]
-        i += nbcol
+        i = _put(x, _put(x, _put(x, _put(x, i + 2, boon, 3), unl, P), puses, P), bcol, nbcol)
         x[i] = rj
         x[i + 1] = bst
         x[i + 2] = bpk
