@@ -181,6 +181,10 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
             r[e_stars[j]] = True
         tg = tgt[g]
         cover = pol == COVER and tg >= 0
+        tg_space = -1  # the space whose path box is the target
+        for i in range(n):
+            if cover and e_path[i] == tg:
+                tg_space = i
         p = pol if cover or pol == RANDOM else GREEDY
         pos, number, owed = 0, 1, False
         for t in range(T):
@@ -206,10 +210,16 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                 kb = key * Q * (D + 1)
                 roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                 tk = -1  # the power whose next use-circle is the cover target
+                aim = False  # whether some move this turn can mark the target (else: greedy)
                 if cover:
                     for q in range(P):
                         if (amask >> q) & 1 and e_power[q, puses[q]] == tg:
                             tk = q
+                    aim = tk >= 0 or (tg_space >= 0 and num[tg_space] == 0)
+                    for q in range(C):
+                        aim = aim or e_stash[q, stash[q]] == tg
+                    for q in range(3):
+                        aim = aim or e_boon[q, boon[q]] == tg
                 md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
                 if p == RANDOM:  # the payments of every distance, in bulk
                     tot = 0
@@ -260,7 +270,7 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                         c = emp2[at] if pay != NOPAY else 0
                         g0 = rg[sp_rg[at]]
                         v = g0 - cost[pay if c else 0]
-                        if cover and c > 0:
+                        if aim and c > 0:
                             dest = wrap[at]
                             s = ch_sym[sp_child[dest]] if cand < 0 else 0
                             nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
