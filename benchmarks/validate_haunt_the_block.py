@@ -3,7 +3,7 @@
     python benchmarks/validate_haunt_the_block.py [--games N] [--ref-games N] [--batch N]
 
 One line per policy: reference and fast games/s and their ratio. The fast engine plays `--games`
-games in calls of `--batch` (the validator's batch, 8192); the plan table it builds once per sheet
+games in calls of `--batch` (the validator's batch, 8192); the payment tables it builds once per sheet
 is built before timing (the validator builds it once per worker) and its cost is printed apart.
 Best of three runs for the fast engine, one for the reference.
 """
@@ -43,7 +43,7 @@ def main() -> None:
     print(f"Haunt the Block, one process, {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}")
     t0 = time.perf_counter()
     F.sheet(doc.model_dump_json())
-    print(f"plan table (once per sheet and process): {time.perf_counter() - t0:.2f} s")
+    print(f"payment tables (once per sheet and process): {time.perf_counter() - t0:.2f} s")
     for policy in POLICIES:
         ref = rate(RULES.reference, doc, args.ref_games, args.ref_games, policy, 1)
         fast = rate(RULES.fast, doc, args.games, args.batch, policy, 3)

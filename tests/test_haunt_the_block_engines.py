@@ -45,6 +45,15 @@ def test_variants_same_games(seed):
         assert ref.same_as(fast), (seed, policy)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_any_power_order_same_games(policy):
+    """The rules option power_order: any (more payments per move) plays the same in both engines."""
+    doc = load("haunt-the-block").doc
+    doc = doc.model_copy(update={"content": doc.content.model_copy(update={"power_order": "any"})})
+    ref, fast = _both(doc, games(40, 400), 4, policy)
+    assert ref.same_as(fast)
+
+
 def test_letter_sheet_plays_the_same():
     a, b = load("haunt-the-block").doc, load("haunt-the-block-letter").doc
     ids = RULES.element_ids(a)
@@ -60,3 +69,29 @@ def test_greedy_beats_random():
         dice, u, t = RULES.inputs(0, 4000, 2, p, n)
         scores[p] = RULES.fast(doc, dice, u, p, t).score.mean()
     assert scores["greedy"] > scores["random"] + 10
+
+
+def test_a_game_of_the_wrong_length_is_a_fault(monkeypatch):
+    """Both engines report the turns they really played: a State that stops one number early,
+    or a compiled engine told to play 30 turns, makes the validator's wrong-length fault fire."""
+    from sheetgen.games.haunt_the_block import fast as F, rules as R
+    from sheetgen.validate.run import run
+
+    loaded = load("haunt-the-block")
+    assert not [f for f in run(loaded, 40, policies=("greedy",), engine="reference", workers=1).faults
+                if "instead of" in f]
+    monkeypatch.setattr(R.State, "is_terminal", lambda s: s.turn > s.b.turns - 1)
+    report = run(loaded, 40, policies=("greedy",), engine="reference", workers=1)
+    assert "40 games ended after 30 turns instead of the 31 the rules say" in report.faults
+    monkeypatch.undo()
+    sheet = F.sheet
+
+    def short(doc_json):
+        b, ints, arrays, nbars = sheet(doc_json)
+        ints = ints.copy()
+        ints[-1] = 30  # the turns the compiled loop plays
+        return b, ints, arrays, nbars
+
+    monkeypatch.setattr(F, "sheet", short)
+    report = run(loaded, 40, policies=("random",), workers=1)
+    assert "40 games ended after 30 turns instead of the 31 the rules say" in report.faults

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sheetgen.games.haunt_the_block.board import COMBOS, FREE, Board
+from sheetgen.games.haunt_the_block.board import Board, Pay
+from sheetgen.games.haunt_the_block.policy import greedy
 from sheetgen.games.haunt_the_block.rules import RULES, State, play
 from sheetgen.kinds import load
-
-CHEER = COMBOS.index((4, 0))  # both dice added (Cheerleader), no Giant/Turtle
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +36,9 @@ def test_arthur_moves_three_from_his_12(board):
     target = 15
     candy = int(board.space_candy[target])
     s.begin_turn((3, 5))
-    moves = dict(s.legal_actions())
-    assert moves[3] == (COMBOS.index((0, 0)), 0)  # die 1 as rolled, no star
-    s.apply_action((3, moves[3]))
+    three = [m for m in s.legal_actions() if m.d == 3]
+    assert three == [Pay(3)]  # the die as rolled; no star, no power at hand that reaches it otherwise
+    s.apply_action(Pay(3))
     assert s.numbers[target] == 13 and s.pos == target
     assert s.stash[candy] == 1 and f"stash.{board.candy_ids[candy]}.1" in s.reached
 
@@ -50,19 +49,18 @@ def test_cheerleader_meets_the_bee(board):
     s = at(board, bee - 4, 10)
     s.unlocked["add_dice"] = True
     s.begin_turn((1, 3))
-    moves = dict(s.legal_actions())
-    assert moves[4] == (CHEER, 0)
-    s.apply_action((4, moves[4]))
+    assert [m for m in s.legal_actions() if m.d == 4] == [Pay(4, ("add_dice",))]
+    s.apply_action(Pay(4, ("add_dice",)))
     assert s.numbers[bee] == 10 and s.power_uses["add_dice"] == 1
     assert {"power.cheerleader.1", "boonus.pumpkin.1", f"path.{bee + 1}"} <= s.reached
     # without the Cheerleader the Bee is out of reach: 3 + 1 star uses the higher die
     s = at(board, bee - 4, 10)
     s.begin_turn((1, 3))
-    assert 4 not in dict(s.legal_actions())
+    assert not [m for m in s.legal_actions() if m.d == 4]
     # ... but any other space four on may take the star
     s = at(board, 20, 10)
     s.begin_turn((1, 3))
-    assert dict(s.legal_actions())[4] == (COMBOS.index((1, 0)), 1)
+    assert [m for m in s.legal_actions() if m.d == 4] == [Pay(4, (), 1)]
 
 
 def test_juliet_then_romeo(board):
@@ -70,12 +68,12 @@ def test_juliet_then_romeo(board):
     juliet, romeo = space(board, "juliet"), space(board, "romeo")
     s = at(board, juliet - 2, 18)
     s.begin_turn((2, 6))
-    s.apply_action((2, dict(s.legal_actions())[2]))
+    s.apply_action(Pay(2))
     assert s.numbers[juliet] == 18 and s.boonus == [0, 1, 0]
     assert "boonus.cat.1" in s.reached and "bar.romeo_juliet" not in s.reached
     s.turn, s.pos = 19, romeo - 5
     s.begin_turn((5, 6))
-    s.apply_action((5, dict(s.legal_actions())[5]))
+    s.apply_action(Pay(5))
     assert "bar.romeo_juliet" in s.reached and s.score() == 5
 
 
@@ -91,21 +89,72 @@ def test_powers_combine_never_below_one_twice_each(board):
     s.unlocked.update(flip_die=True, add_dice=True, subtract=True)
     s.dice = (1, 2)
     # Acrobat turns the 1 into a 6, the Cheerleader adds the 2: eight spaces, two powers
-    assert s.plan_for(8, 28) == (COMBOS.index((5, 0)), 0)
-    # dice 2 and 5: the Turtle takes 2 from the 2, and the value stops at 1
+    assert (0, 3) in s.payments(8, 28)  # (stars, mask: add_dice | flip_die)
+    # dice 2 and 5: the Turtle takes 2 from the 2, and the value stops at 1; or the Acrobat
+    # turns the 5 into a 2 first (mask 2 | 8)
     s.dice = (2, 5)
-    assert s.plan_for(1, 21) == (COMBOS.index((0, 2)), 0)
+    assert s.payments(1, 21) == [(0, 8), (0, 10)]
     s.power_uses["subtract"] = 2  # both circles checked
-    assert s.plan_for(1, 21) is None
+    assert s.payments(1, 21) == []
 
 
-def test_doubles_any_candy_space(board):
-    s = at(board, 0, 2)
-    s.begin_turn((4, 4))
-    moves = dict(s.legal_actions())
-    far = max(d for d in moves)
-    assert moves[far] == (FREE, 0) and far > 12
-    assert all(board.space_candy[(0 + d) % board.n] >= 0 for d, p in moves.items() if p == (FREE, 0))
+def _giant_and_turtle(order: str) -> State:
+    """Dice 2 and 5, Giant (+2) and Turtle (-2) at hand, no star; the seven spaces ahead of
+    space 13 hold no pumpkin."""
+    doc = load("haunt-the-block").doc
+    content = doc.content.model_copy(update={"power_order": order})
+    s = at(Board(doc.model_copy(update={"content": content})), 12, 10, used_stars=1)
+    s.unlocked.update(add=True, subtract=True)
+    s.begin_turn((2, 5))
+    return s
+
+
+GT = ("add", "subtract")
+
+
+def test_every_payment_is_an_action_printed_order():
+    """Printed order: Giant, then Turtle. From the 2: 2, 4 (Giant), 1 (Turtle, stops at 1),
+    2 (+2 then -2); from the 5: 5, 7, 3, 5. Same powers to the same space are one action."""
+    s = _giant_and_turtle("printed")
+    assert s.legal_actions() == [Pay(1, ("subtract",)), Pay(2), Pay(2, GT), Pay(3, ("subtract",)),
+                                 Pay(4, ("add",)), Pay(5), Pay(5, GT), Pay(7, ("add",))]
+
+
+def test_every_payment_is_an_action_any_order():
+    """Any order adds the Turtle first: 2 - 2 stops at 1, then + 2 = 3 spaces with both powers."""
+    s = _giant_and_turtle("any")
+    moves = s.legal_actions()
+    assert moves == [Pay(1, ("subtract",)), Pay(2), Pay(2, GT), Pay(3, ("subtract",)), Pay(3, GT),
+                     Pay(4, ("add",)), Pay(5), Pay(5, GT), Pay(7, ("add",))]
+    target = 12 + 3
+    candy = int(s.b.space_candy[target])
+    s.apply_action(Pay(3, GT))
+    assert s.numbers[target] == 10 and s.pos == target and s.stash[candy] == 1
+    assert s.power_uses == {"add_dice": 0, "flip_die": 0, "add": 1, "subtract": 1}
+    assert {"power.giant.1", "power.turtle.1", f"path.{target + 1}"} <= s.reached
+    assert s.unused_powers() == 0 + 1 + 1 and s.phase == "roll" and s.turn == 11
+
+
+def test_acrobat_before_or_after_the_giant():
+    """Dice 5 and 6 from space 13: printed order turns the 5 over (2) then adds 2: 4 spaces;
+    in any order the Giant may go first, 7 turned over stops at 1: one space, the same powers."""
+    for order, extra in (("printed", []), ("any", [Pay(1, ("flip_die", "add"))])):
+        s = _giant_and_turtle(order)
+        s.unlocked.update(flip_die=True, subtract=False)
+        s.phase, s.turn = "roll", 10
+        s.begin_turn((5, 6))
+        both = [m for m in s.legal_actions() if m.powers == ("flip_die", "add")]
+        assert both == extra + [Pay(3, ("flip_die", "add")), Pay(4, ("flip_die", "add"))], order
+
+
+def test_greedy_pays_the_cheapest_way(board):
+    """Greedy's choice, not the engine's: of the ways to reach a space it takes the fewest
+    powers and stars (policy.POWER_COST, STAR_COST)."""
+    s = _giant_and_turtle("printed")
+    legal = s.legal_actions()
+    pick = greedy(s, legal, 0.0)
+    assert pick.powers in ((), ("add",), ("subtract",)) and not pick.stars
+    assert greedy(s, [Pay(5, GT), Pay(5)], 0.0) == Pay(5)
 
 
 def test_penalty_cross_then_write(board):
@@ -152,20 +201,20 @@ def test_dinosaur_wants_an_even_move(board):
     dino = space(board, "dinosaur")
     s = at(board, dino - 1, 20, used_stars=1)
     s.begin_turn((1, 1))
-    moves = dict(s.legal_actions())
-    assert 1 not in moves and 2 in moves  # one space is odd; the next space is a candy (doubles)
+    ds = {m.d for m in s.legal_actions()}
+    assert 1 not in ds and 2 in ds  # one space is odd; the next space is a candy (doubles)
     s = at(board, dino - 2, 20, used_stars=1)
     s.begin_turn((2, 5))
-    assert dict(s.legal_actions())[2] == (COMBOS.index((0, 0)), 0)
+    assert [m for m in s.legal_actions() if m.d == 2] == [Pay(2)]
 
 
 def test_scarecrow_wants_a_plain_die(board):
     sc = space(board, "scarecrow")
     s = at(board, sc - 3, 20)  # one star at hand
     s.begin_turn((2, 5))
-    assert 3 not in dict(s.legal_actions())  # 2 + star is not a plain die
+    assert not [m for m in s.legal_actions() if m.d == 3]  # 2 + star is not a plain die
     s.begin_turn((3, 5))
-    assert dict(s.legal_actions())[3] == (COMBOS.index((0, 0)), 0)
+    assert [m for m in s.legal_actions() if m.d == 3] == [Pay(3)]
 
 
 def test_a_whole_game_of_double_sixes(board):

@@ -111,3 +111,15 @@ def test_short_path_is_rejected(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     err = render_error(path, tmp_path / "s.pdf")
     assert "candy spaces" in err, err
+
+
+def test_how_to_states_the_power_order(tmp_path, scene):
+    """The how-to names the printed chain, or says any order under power_order: any."""
+    assert "in this order: Acrobat, then Cheerleader, then Giant, then Turtle, then stars" in scene["how"].markup
+    text = (LAYOUTS / "haunt-the-block.yaml").read_text().replace("power_order: printed", "power_order: any")
+    (tmp_path / "any-order.yaml").write_text(text)
+    from sheetgen.scene import walk
+
+    pages = render_pages(load(str(tmp_path / "any-order.yaml")), Options())
+    how = next(it for it, _, _ in walk(pages[0].items) if it.id == "how")
+    assert "combine on one roll in any order you like, then stars" in how.markup

@@ -13,7 +13,8 @@ from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ...paper import MM
 from ..rules_cards.source import rules_game, summary
-from .model import ACT_ORDER, SYMBOLS, TURNS, HauntSheet, power_text
+from . import board as ids
+from .model import ACT_ORDER, SYMBOLS, HauntSheet, power_text
 
 INK = "#000000"
 SOFT = "#555555"
@@ -65,7 +66,7 @@ def _block(doc: HauntSheet, w: float, h: float, ink: bool) -> tuple[list[Item], 
     for i, (sp, spot) in enumerate(zip(c.path, spots)):
         cx, cy, side = spot
         x, y = cx - box / 2, cy - box / 2
-        pid = f"path.{i + 1}"
+        pid = ids.path_id(i)
         items.append(_arrow(spot, spots[(i + 1) % len(spots)], box / 2))
         if sp.candy is not None:
             k = candies[sp.candy]
@@ -74,7 +75,7 @@ def _block(doc: HauntSheet, w: float, h: float, ink: bool) -> tuple[list[Item], 
                              writable=True))
             items.append(Icon(k.icon, x + 3.2, y + 3.2, 5.0, fill=k.colour, mono=ink))
             if sp.start:
-                items.append(Icon("start", x + box - 3.0, y + 3.2, 4.6, id=f"{pid}.start", mono=ink))
+                items.append(Icon("start", x + box - 3.0, y + 3.2, 4.6, id=ids.start_id(i), mono=ink))
         else:
             ch = c.child(sp.child)
             items.append(Box(x, y, box, box, Style(width=0.9, fill="#ffffff"), id=pid, radius=1.2,
@@ -83,7 +84,7 @@ def _block(doc: HauntSheet, w: float, h: float, ink: bool) -> tuple[list[Item], 
             if ch.emblem != ch.symbol:
                 items.append(Icon(ch.symbol, x + box - 3.0, y + 3.2, 4.2, mono=ink))
             items.append(Text(cx, y + box - 1.2, ch.name, 6, bold=True, align="center", color=SOFT,
-                              id=f"{pid}.child"))  # whose space it is, under the number
+                              id=ids.space_child_id(i)))  # whose space it is, under the number
             items += _caption(doc, ch, cx, cy, side, box, px, py, w, h)
     return items, px, py
 
@@ -107,18 +108,18 @@ def _caption(doc, ch, cx, cy, side, box, px, py, w, h) -> list[Item]:
         edge = cx + (box / 2 if side == "left" else -box / 2)
         stalk = ((edge, cy), (x if side == "left" else x + cw, cy))
     items: list[Item] = [Line(stalk, Style(stroke="#9a9a9a", width=0.5)),
-                         Box(x, y, cw, chh, CAPTION, id=f"child.{ch.id}.caption", radius=1.0)]
+                         Box(x, y, cw, chh, CAPTION, id=ids.child_caption_id(ch.id), radius=1.0)]
     circles = 2 * R + 1.0 if moon else 0.0
     text_w = cw - 2.0 - (circles * doc.content.uses if moon else 0)
     text_h = chh - 1.4
     partner = next((k.name for k in doc.content.children if k.power == "sweetheart" and k is not ch),
                    "the other heart")
     items.append(Para(x + 1.0, y + 0.7, text_w, text_h, f"<b>{ch.name}</b><br/>{power_text(ch, partner)}",
-                      size=7.0, id=f"child.{ch.id}.text"))
+                      size=7.0, id=ids.child_text_id(ch.id)))
     if moon:
         for u in range(doc.content.uses):
             ccx, ccy = x + cw - 1.0 - R - u * (2 * R + 1.2), y + chh / 2
-            items.append(Circle(ccx, ccy, R, MARK, id=f"power.{ch.id}.{doc.content.uses - u}",
+            items.append(Circle(ccx, ccy, R, MARK, id=ids.power_id(ch.id, doc.content.uses - u - 1),
                                 writable=True))
     return items
 
@@ -126,7 +127,7 @@ def _caption(doc, ch, cx, cy, side, box, px, py, w, h) -> list[Item]:
 def _stash(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
     c = doc.content
     ncol = len(c.points)
-    items: list[Item] = [heading(x, y + 3.5, "STASH", 9, id="stash.title"),
+    items: list[Item] = [heading(x, y + 3.5, "STASH", 9, id=ids.title_id("stash")),
                          Text(x + 15, y + 3.5, "check the leftmost empty circle of a candy's row",
                               6.5, color=SOFT)]
     label = 8.5
@@ -135,24 +136,24 @@ def _stash(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
     for k, p in enumerate(c.points):
         cx = x + label + (k + 0.5) * pitch
         items.append(Circle(cx, y + 2.8, 2.9, Style(stroke=GREEN, width=0.4, fill="#ffffff" if ink
-                                                     else tint(GREEN, 0.25)), id=f"stash.points.{k + 1}"))
+                                                     else tint(GREEN, 0.25)), id=ids.column_points_id(k)))
         items.append(Text(cx, y + 3.9, str(p), 7, bold=True, align="center"))
     y += 6.4
     row = 7.6
     for r, k in enumerate(c.candies):
         cy = y + r * row + row / 2
-        items.append(Icon(k.icon, x + 3.2, cy, 6.0, id=f"stash.{k.id}.icon", fill=k.colour, mono=ink))
+        items.append(Icon(k.icon, x + 3.2, cy, 6.0, id=ids.stash_icon_id(k.id), fill=k.colour, mono=ink))
         for col in range(ncol):
             cx = x + label + (col + 0.5) * pitch
             items.append(Circle(cx, cy, 3.3, Style(width=0.3, fill="#ffffff" if ink else
                                                   tint(k.colour, 0.18)),
-                                id=f"stash.{k.id}.{col + 1}", writable=True))
+                                id=ids.stash_id(k.id, col), writable=True))
     y += len(c.candies) * row + 0.8
     for k, t in enumerate(c.thresholds):
         cx = x + label + (k + 0.5) * pitch
-        items.append(Circle(cx, y + 3.2, 3.3, MARK, id=f"stash.star.{k + 1}", writable=True))
+        items.append(Circle(cx, y + 3.2, 3.3, MARK, id=ids.column_star_id(k), writable=True))
         items.append(Icon("star", cx, y + 3.2, 4.6, mono=ink))
-        items.append(Text(cx, y + 9.0, f"{t}", 7, bold=True, align="center", id=f"stash.need.{k + 1}"))
+        items.append(Text(cx, y + 9.0, f"{t}", 7, bold=True, align="center", id=ids.column_need_id(k)))
     items.append(Text(x + label - 1.0, y + 9.0, "rows:", 6.5, align="right", color=SOFT))
     items.append(Para(x + label + ncol * pitch + 1.5, y - 0.5, w - label - ncol * pitch - 1.5, 11,
                       "When this many rows reach a column, circle its star and a star in Stars.",
@@ -162,7 +163,7 @@ def _stash(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
 
 def _stars(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
     c = doc.content
-    items: list[Item] = [heading(x, y + 3.5, "STARS", 9, id="stars.title"),
+    items: list[Item] = [heading(x, y + 3.5, "STARS", 9, id=ids.title_id("stars")),
                          Text(x + 15, y + 3.5, "cross out a circled star: +1 or -1 on a die (never "
                               "below 1)", 6.5, color=SOFT)]
     y += 5.5
@@ -170,12 +171,12 @@ def _stars(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
     for k in range(c.stars):
         cx = x + 4 + k * pitch
         pre = k < c.start_stars
-        items.append(Icon("star", cx, y + 4, 6.0, id=f"stars.{k + 1}.icon", mono=ink))
+        items.append(Icon("star", cx, y + 4, 6.0, id=ids.star_icon_id(k), mono=ink))
         items.append(Circle(cx, y + 4, 3.7, Style(width=0.7 if pre else 0.2, stroke=INK if pre else
                                                    "#9a9a9a", dash=None if pre else (0.8, 0.8)),
-                            id=f"stars.{k + 1}", writable=True))
+                            id=ids.star_id(k), writable=True))
     bx = x + 4 + c.stars * pitch + 1
-    items += _bar(bx, y + 4, "bar.stars", ink)
+    items += _bar(bx, y + 4, ids.STARS_BAR, ink)
     items.append(Para(bx + 5, y + 0.3, w - (bx + 5 - x), 8, f"All {c.stars} stars circled (used or "
                       "not)", size=6.5, valign="middle"))
     return items, y + 9.5
@@ -190,7 +191,7 @@ def _bar(cx: float, cy: float, eid: str, ink: bool) -> list[Item]:
 def _boonus(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
     c = doc.content
     cols = max(len(c.of_symbol(s)) for s in SYMBOLS)
-    items: list[Item] = [heading(x, y + 3.5, "BOO-NUS", 9, id="boonus.title"),
+    items: list[Item] = [heading(x, y + 3.5, "BOO-NUS", 9, id=ids.title_id("boonus")),
                          Text(x + 18, y + 3.5, "a child's space: check its symbol, left to right",
                               6.5, color=SOFT)]
     y += 6.0
@@ -199,11 +200,11 @@ def _boonus(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[l
         cy = y + r * row + row / 2
         for k in range(len(c.of_symbol(s))):
             cx = x + 4 + k * pitch
-            items.append(Circle(cx, cy, 3.2, THIN, id=f"boonus.{s}.{k + 1}", writable=True))
+            items.append(Circle(cx, cy, 3.2, THIN, id=ids.boonus_id(s, k), writable=True))
             items.append(Icon(s, cx, cy, 4.6, mono=ink))
     y += 3 * row
     for k in range(cols):
-        items += _bar(x + 4 + k * pitch, y + 4.2, f"boonus.bar.{k + 1}", ink)
+        items += _bar(x + 4 + k * pitch, y + 4.2, ids.boonus_bar_id(k), ink)
     px = x + 4 + cols * pitch
     items.append(Para(px, y - 3 * row + 1, w - (px - x), 3 * row + 8,
                       "A full column (one of each symbol) earns the chocolate bar under it.",
@@ -213,14 +214,14 @@ def _boonus(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[l
 
 def _bars(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
     c = doc.content
-    items: list[Item] = [heading(x, y + 3.5, "CHOCOLATE BARS", 9, id="bars.title"),
+    items: list[Item] = [heading(x, y + 3.5, "CHOCOLATE BARS", 9, id=ids.title_id("bars")),
                          Text(x + 33, y + 3.5, f"{c.bar_points} points each", 6.5, color=SOFT)]
     y += 5.5
     sweet = [k for k in c.children if k.power == "sweetheart"]
     entries = []
     if sweet:
-        entries.append(("bar.romeo_juliet", "heart", " & ".join(k.name for k in sweet)))
-    entries.append(("bar.pumpkins", "pumpkin", f"All {c.pumpkins} pumpkins"))
+        entries.append((ids.SWEET_BAR, "heart", " & ".join(k.name for k in sweet)))
+    entries.append((ids.PUMPKINS_BAR, "pumpkin", f"All {c.pumpkins} pumpkins"))
     step = w / len(entries)
     for n, (eid, icon, label) in enumerate(entries):
         ex = x + n * step
@@ -233,7 +234,7 @@ def _bars(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[lis
 
 def _score(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
     c = doc.content
-    items: list[Item] = [heading(x, y + 3.5, "FINAL SCORE", 9, id="score.title"),
+    items: list[Item] = [heading(x, y + 3.5, "FINAL SCORE", 9, id=ids.title_id("score")),
                          Text(x + 25, y + 3.5, "penalty: cross out a candy here, its row scores 0",
                               6.5, color=SOFT)]
     y += 5.5
@@ -241,18 +242,18 @@ def _score(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
     cell = min(11.0, (w - 30) / n)
     for i, k in enumerate(c.candies):
         cx = x + (i + 0.5) * cell
-        items.append(Circle(cx, y + 3.6, 3.4, Style(width=0.35, fill="#ffffff"), id=f"penalty.{k.id}",
+        items.append(Circle(cx, y + 3.6, 3.4, Style(width=0.35, fill="#ffffff"), id=ids.penalty_id(k.id),
                             writable=True))
         items.append(Icon(k.icon, cx, y + 3.6, 4.8, fill=k.colour, mono=ink))
-        items.append(Box(cx - cell / 2 + 0.6, y + 8.0, cell - 1.2, 7.5, THIN, id=f"score.{k.id}",
+        items.append(Box(cx - cell / 2 + 0.6, y + 8.0, cell - 1.2, 7.5, THIN, id=ids.score_id(k.id),
                          writable=True))
     bx = x + n * cell + 1.5
     items.append(Text(bx + 1.5, y + 13.2, "+", 8, align="center", color=SOFT))
-    items.append(Box(bx + 3.5, y + 8.0, 10.5, 7.5, THIN, id="score.bars", writable=True))
+    items.append(Box(bx + 3.5, y + 8.0, 10.5, 7.5, THIN, id=ids.score_id("bars"), writable=True))
     items.append(Text(bx + 8.75, y + 6.5, f"bars × {c.bar_points}", 6.5, align="center"))
     items.append(Text(bx + 16, y + 13.2, "=", 8, align="center", color=SOFT))
     tw = max(11.0, x + w - (bx + 18))
-    items.append(Box(bx + 18, y + 7.0, tw, 9.5, Style(width=0.8), id="score.total", writable=True))
+    items.append(Box(bx + 18, y + 7.0, tw, 9.5, Style(width=0.8), id=ids.score_id("total"), writable=True))
     items.append(Text(bx + 18 + tw / 2, y + 5.5, "TOTAL", 7, bold=True, align="center"))
     return items, y + 17.5
 
@@ -263,8 +264,9 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool,
     variant's QR code) it is set a little smaller when it would run into it."""
     c = doc.content
     moons = sorted((k for k in c.children if k.symbol == "moon"), key=lambda k: ACT_ORDER.index(k.power))
-    chain = ", then ".join(k.name for k in moons)
-    text = summary("haunt-the-block", uses=c.uses, chain=chain, last=TURNS)[0]
+    chain = ("in this order: " + ", then ".join(k.name for k in moons) if c.power_order == "printed"
+             else "in any order you like")
+    text = summary("haunt-the-block", uses=c.uses, chain=chain, last=c.turns)[0]
     probe = Para(x, y, w, 200, text, size=7.5, id="how")
     _, hpt, _ = fit_paragraph(probe)
     h = hpt / MM + 1.0
@@ -274,7 +276,7 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool,
 
 
 def _title(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[list[Item], float]:
-    line = (f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {TURNS} turns"
+    line = (f"Ghosts Love Candy Too · {rules_game('haunt-the-block').facts} · {doc.content.turns} turns"
             " · two dice, a pencil")
     return [heading(x, y + 5.5, doc.title, 16, id="title"),  # the subtitle wraps inside its column
             Para(x, y + 7.0, w, 5.6, line, size=6.5, min_size=6.0, color=SOFT, id="subtitle"),

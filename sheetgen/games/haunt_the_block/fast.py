@@ -1,11 +1,13 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
-a time. The cheapest plan for every (dice, powers at hand, stars at hand, distance, pumpkin
-condition) comes from a table built once per sheet (`plans`), so a move is a lookup per distance.
+a time. Every way to pay every move for every (roll, powers at hand, stars at hand, distance,
+pumpkin) comes from tables built once per sheet (`tables`), so listing the moves of a turn is a
+lookup per distance: how many payments there are and the cheapest one; the random policy counts
+a turn's payments in bulk over the distances. A payment is coded stars * 16 + powers mask, so
+ascending codes are the reference's order.
 
-A game's sheet is one flat int64 row (`x`, offsets below); the sheet's facts are a tuple of arrays
-(`Sheet`). Options come in the reference's canonical order and greedy values follow policy.value,
-so the equality tests hold both engines to the same end states.
-"""
+Options come in the reference's canonical order and greedy values follow policy.value, so the
+equality tests hold both engines to the same end states (`Batch.state` is written here in the
+order of `State.vector`, as int16: every entry is a small count)."""
 
 from __future__ import annotations
 
@@ -15,382 +17,457 @@ import numba
 import numpy as np
 
 from ...validate.engine import Batch
-from .board import COMBOS, MODS, Board, combo_powers, core_value, meets
-from .model import MOON_POWERS, SYMBOLS, TURNS, HauntSheet
-from .policy import CHILD_GAIN, GAIN_WEIGHT, K
+from . import board as ids
+from .board import Board, bar_ids, meets
+from .model import MOON_POWERS, SYMBOLS, HauntSheet
+from .policy import CHILD_GAIN, GAIN_WEIGHT, POWER_COST, STAR_COST, K
 
 jit = numba.njit(cache=True, nogil=True)
-inline = numba.njit(cache=True, nogil=True, inline="always")  # helpers: inlined where called (much faster)
 i8 = np.int64
-NONE, FREE_CODE = -1, -2  # plan codes: no plan; a doubles write (board.FREE)
 BIG = 1 << 40
-SHIFT = 64  # plan code = combo * SHIFT + (stars + SHIFT // 2)
+NOPAY = 255  # tables: no payment
+HIT = 1 << 30  # cover: what hitting the target adds to a value (hits first, then greedy's order)
 RANDOM, GREEDY, COVER = range(3)
 P = len(MOON_POWERS)
-# a game's row x: numbers on the path | stash | crossed | column stars | Boo-nus | unlocked | power
-# uses | Boo-nus bars | scalars (the model's limits size each part)
-MAXN, MAXC, MAXCOL, MAXSYM = 80, 8, 8, 16
-NUM, STASH = 0, MAXN
-CROSSED = STASH + MAXC
-COLSTAR = CROSSED + MAXC
-BOON = COLSTAR + MAXCOL
-UNL = BOON + 3
-PUSES = UNL + P
-BCOL = PUSES + P
-POS, CIRCLED, USED, PUMPKINS, SWEET, PEN, PMASK, BAR_RJ, BAR_ST, BAR_PK = range(BCOL + MAXSYM, BCOL + MAXSYM + 10)
-X = BAR_PK + 1
+M = 1 << P  # power masks
 
 
 @lru_cache(maxsize=32)
-def plans(doc_json: str):
-    """The Board, and plan[a-1, b-1, powers at hand (bits), stars at hand, d, q]: the cheapest
-    plan code (as State.plan_for chooses it) or NONE; q = 0, or 1 + the pumpkin's index."""
+def tables(doc_json: str):
+    """The Board and, per cell = (key * Q + q) * (D + 1) + d, with key = ((a-1) * 6 + b-1) * M +
+    powers at hand) * (S + 1) + stars at hand and q = 0 or 1 + a pumpkin's index: the number of
+    payments (`npay`) and the first cheapest one (`cheap`, NOPAY if none), a byte each. A key's
+    cells are side by side, so a turn reads a few cache lines; a roll and its mirror pay alike, so the engine reads
+    a <= b only. The payments themselves: the ascending list of a roll's payments with every power
+    and star at hand, per (q, roll, d), in `flat` from `off`; a cell's are those it can afford."""
     b = Board(HauntSheet.model_validate_json(doc_json))
     S, D = b.c.stars, b.max_move
     conds = [None] + b.pumpkin_conditions
-    shape = (6, 6, 16, S + 1, D + 1, len(conds))
-    best = np.full(shape, BIG, np.int64)
-    plan = np.full(shape, NONE, np.int64)
-    d = np.arange(D + 1)
-    have = np.arange(S + 1)[None, None, None, :, None, None]
-    for combo, (core, mod) in enumerate(COMBOS):
-        powers = combo_powers(combo)
-        if any(p not in b.moon_child for p in powers):
-            continue
-        need = sum(1 << MOON_POWERS.index(p) for p in powers)
-        masks = np.array([(m & need) == need for m in range(16)])[None, None, :, None, None, None]
-        v = np.zeros((6, 6, 1), np.int64)
-        for a in range(1, 7):
-            for bd in range(1, 7):
-                x = core_value(core, a, bd)
-                if mod:
-                    x = max(1, x + (b.amount("add") if MODS[mod] == "add" else -b.amount("subtract")))
-                v[a - 1, bd - 1, 0] = x
-        stars = np.abs(d[None, None, :] - v)  # [6, 6, D+1]
-        ok = np.zeros((6, 6, D + 1, len(conds)), bool)
-        for a in range(1, 7):
-            for bd in range(1, 7):
-                for x in range(1, D + 1):
-                    st = int(stars[a - 1, bd - 1, x])
-                    ok[a - 1, bd - 1, x] = [meets(q, combo, x, a, bd, st) for q in conds]
-        key = ((len(powers) + stars) * 16 + stars) * 32 + combo
-        key6 = key[:, :, None, None, :, None]
-        valid = masks & (stars[:, :, None, None, :, None] <= have) & ok[:, :, None, None, :, :]
-        better = valid & (key6 < best)
-        best = np.where(better, key6, best)
-        code = combo * SHIFT + (d[None, None, :] - v) + SHIFT // 2
-        plan = np.where(better, code[:, :, None, None, :, None], plan)
-    return b, plan.astype(np.int16)
+    Q, NC = len(conds), (S + 1) * M
+    code = np.arange(NC)
+    c_stars, c_mask = code // M, code % M
+    c_npow = np.array([bin(m).count("1") for m in range(M)])[c_mask]
+    cost = POWER_COST * c_npow + STAR_COST * c_stars
+    avail, have = np.arange(M)[:, None, None], np.arange(S + 1)[None, :, None]
+    valid = ((c_mask & ~avail) == 0) & (c_stars <= have)  # [M, S+1, NC]
+    pres = np.zeros((Q, 36, D + 1, NC), bool)  # codes some route pays with all powers and stars
+    for a in range(1, 7):
+        for bd in range(1, 7):
+            for v, mask, lower, higher in b.routes[(a, bd)]:
+                for s in range(S + 1):
+                    for d in {v + s, v - s}:
+                        if 1 <= d <= D:
+                            for q, cond in enumerate(conds):
+                                pres[q, (a - 1) * 6 + bd - 1, d, s * M + mask] |= meets(cond, d, mask, s, lower, higher)
+    words = []  # per cell: payments | the first cheapest << 8
+    for roll in range(36):  # [M, S+1, Q, D+1, NC]: the payments of each cell, in cell order
+        have_it = (valid[:, :, None, None, :] & pres[:, roll][None, None]).reshape(-1, NC)
+        cnt = have_it.sum(1)
+        best = np.argmin(np.where(have_it, cost, BIG), 1)
+        words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
+    words = np.concatenate(words)
+    # a roll's payments with every power and star at hand, per (q, roll, d): a cell's payments are
+    # those of its powers and stars (`fits`), in the same order
+    lists = pres.reshape(-1, NC)
+    flat = np.nonzero(lists)[1]
+    off = np.concatenate([[0], np.cumsum(lists.sum(1))])
+    # per key: the distances some payment reaches (a pumpkin's condition only removes payments)
+    free = (words.reshape(-1, Q, D + 1)[:, 0] & 255) > 0
+    nreach = free.sum(1)
+    reach = np.zeros((len(free), D), np.int8)
+    for key in np.flatnonzero(nreach):
+        ds = np.flatnonzero(free[key])
+        reach[key, :len(ds)] = ds
+    return b, ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
+               flat.astype(np.uint8), reach, nreach.astype(i8),
+               cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
 
 
 @lru_cache(maxsize=32)
 def sheet(doc_json: str):
     """The sheet's facts as the compiled code reads them: (ints, arrays...)."""
-    b, plan = plans(doc_json)
+    b, tabs = tables(doc_json)
     c = b.c
     n, C, ncol, S = b.n, len(c.candies), len(c.points), c.stars
     eid = b.eid
-    ncode = len(COMBOS) * SHIFT + 2  # codes -2 (FREE), -1 (NONE), 0..; index code + 2
-    codes = np.arange(ncode) - 2
-    real = codes >= 0
-    uses_of = np.zeros((ncode, P), bool)
-    for i in np.flatnonzero(real):
-        for p in combo_powers(int(codes[i] // SHIFT)):
-            uses_of[i, MOON_POWERS.index(p)] = True
-    stars_of = np.where(real, np.abs(codes % SHIFT - SHIFT // 2), 0)
-    ubits = (uses_of << np.arange(P)).sum(1)
     e_start = np.full(n, -1)
     for i in b.starts:
-        e_start[i] = eid[f"path.{i + 1}.start"]
+        e_start[i] = eid[ids.start_id(i)]
     e_stash = np.full((C, ncol + 1), -1)
     for k, cid in enumerate(b.candy_ids):
-        e_stash[k, :ncol] = [eid[f"stash.{cid}.{j + 1}"] for j in range(ncol)]
+        e_stash[k, :ncol] = [eid[ids.stash_id(cid, j)] for j in range(ncol)]
     maxs = max(b.sym_count)
     e_boon = np.full((3, maxs + 1), -1)
     for s, name in enumerate(SYMBOLS):
-        e_boon[s, :b.sym_count[s]] = [eid[f"boonus.{name}.{j + 1}"] for j in range(b.sym_count[s])]
+        e_boon[s, :b.sym_count[s]] = [eid[ids.boonus_id(name, j)] for j in range(b.sym_count[s])]
     e_power = np.full((P, c.uses + 1), -1)
     for k, p in enumerate(MOON_POWERS):
         if p in b.moon_child:
             kid = c.children[b.moon_child[p]].id
-            e_power[k, :c.uses] = [eid[f"power.{kid}.{j + 1}"] for j in range(c.uses)]
-    # per (dice, powers, stars) key: the distances some plan reaches (ascending; a pumpkin's
-    # condition only removes plans, so these are all a move without dice doubles can cover)
-    D, Q = b.max_move, len(b.pumpkin_conditions) + 1
-    free = plan.reshape(-1, D + 1, Q)[:, :, 0] != NONE
-    nreach = free.sum(1).astype(i8)
-    reach = np.zeros((len(free), D), i8)
-    for key in np.flatnonzero(nreach):
-        ds = np.flatnonzero(free[key])
-        reach[key, :len(ds)] = ds
+            e_power[k, :c.uses] = [eid[ids.power_id(kid, j)] for j in range(c.uses)]
     kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3}
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
+    bars = bar_ids(b)
     ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
-                     c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get("bar.romeo_juliet", -1),
-                     eid["bar.stars"], eid["bar.pumpkins"], len(b.element_ids)], i8)
-    arrays = (np.ascontiguousarray(plan.ravel()), b.space_candy.astype(i8), b.space_child.astype(i8),
-              b.space_q.astype(i8), np.array(b.child_symbol, i8),
+                     c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
+                     eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
+    row = b.max_move + 1  # cells per pumpkin and key (tables)
+    twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
+    arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
+              twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
+              np.arange(2 * n) % n, twice(b.space_candy >= 0),
+              np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
+              np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
               np.array([MOON_POWERS.index(k.power) if k.symbol == "moon" else 0 for k in c.children], i8),
               np.array(b.sym_count, i8), np.concatenate([np.diff(pts0), [0]]).astype(i8), pts0.astype(i8),
-              np.array(c.thresholds, i8), (uses_of.sum(1) + stars_of).astype(i8), ubits.astype(i8),
-              stars_of.astype(i8), np.array(b.starts, i8),
-              np.array([eid[f"path.{i + 1}"] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
-              np.array([eid[f"stash.star.{j + 1}"] for j in range(ncol)], i8),
-              np.array([eid[f"stars.{j + 1}"] for j in range(S)], i8), e_boon.astype(i8),
-              np.array([eid[f"boonus.bar.{j + 1}"] for j in range(b.columns)], i8), e_power.astype(i8),
-              np.array([eid[f"penalty.{k}"] for k in b.candy_ids], i8), reach, nreach)
-    return b, ints, arrays
+              np.array(c.thresholds, i8), np.array(b.starts, i8),
+              np.array([eid[ids.path_id(i)] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
+              np.array([eid[ids.column_star_id(j)] for j in range(ncol)], i8),
+              np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
+              np.array([eid[ids.boonus_bar_id(j)] for j in range(b.columns)], i8), e_power.astype(i8),
+              np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8), *tabs)
+    return b, ints, arrays, len(bars)
 
 
-@inline
-def _circle_star(x, r, ints, e_stars, e_bstars):
-    S = ints[3]
-    if x[CIRCLED] < S:
-        x[CIRCLED] += 1
-        r[e_stars[x[CIRCLED] - 1]] = True
-        if x[CIRCLED] == S:
-            x[BAR_ST] = 1
-            r[e_bstars] = True
-
-
-@inline
-def _collect(x, r, k, ints, thr, e_stash, e_colstar, e_stars):
-    C, ncol = ints[1], ints[2]
-    col = x[STASH + k]
-    if col >= ncol:
-        return
-    x[STASH + k] = col + 1
-    r[e_stash[k, col]] = True
-    rows = 0
-    for j in range(C):
-        if x[STASH + j] >= col + 1:
-            rows += 1
-    if not x[COLSTAR + col] and rows >= thr[col]:
-        x[COLSTAR + col] = 1
-        r[e_colstar[col]] = True
-        _circle_star(x, r, ints, e_stars, ints[12])
-
-
-@inline
-def _land(x, r, space, number, ints, sp_candy, sp_child, ch_sym, ch_kind, ch_moon, sym_count, thr, e_path,
-          e_stash, e_colstar, e_stars, e_boon, e_bcol):
-    """Write and take what the space gives; True when the Pirate owes a candy of choice."""
-    x[NUM + space] = number
-    x[POS] = space
-    r[e_path[space]] = True
-    cand = sp_candy[space]
-    if cand >= 0:
-        _collect(x, r, cand, ints, thr, e_stash, e_colstar, e_stars)
-        return False
-    ch = sp_child[space]
-    s = ch_sym[ch]
-    if x[BOON + s] < sym_count[s]:
-        x[BOON + s] += 1
-        col = x[BOON + s]
-        r[e_boon[s, col - 1]] = True
-        done = True
-        for t in range(3):
-            if sym_count[t] >= col and x[BOON + t] < col:
-                done = False
-        if done:
-            x[BCOL + col - 1] = 1
-            r[e_bcol[col - 1]] = True
-    kind = ch_kind[ch]
-    if kind == 0:
-        x[PUMPKINS] += 1
-        if x[PUMPKINS] == ints[8]:
-            x[BAR_PK] = 1
-            r[ints[13]] = True
-    elif kind == 1:
-        return True
-    elif kind == 2:
-        _circle_star(x, r, ints, e_stars, ints[12])
-    elif kind == 3:
-        x[SWEET] += 1
-        if x[SWEET] == 2:
-            x[BAR_RJ] = 1
-            if ints[11] >= 0:
-                r[ints[11]] = True
-    else:
-        x[UNL + ch_moon[ch]] = 1
-        x[PMASK] |= 1 << ch_moon[ch]
-    return False
-
-
-@inline
-def _pick(pol, legal, value, hit, n, u):
-    """The index of the option taken among the first n: random the k-th legal one; greedy the
-    best value, the first on ties; cover the same among those that hit the target, if any do."""
-    if pol == RANDOM:
-        cnt = 0
-        for i in range(n):
-            cnt += legal[i]
-        k = np.int64(u * cnt)
-        for i in range(n):
-            if legal[i]:
-                if k == 0:
-                    return i
-                k -= 1
-        return -1
-    any_hit = False
-    if pol == COVER:
-        for i in range(n):
-            if legal[i] and hit[i]:
-                any_hit = True
-                break
-    best, pick = -BIG, -1
-    for i in range(n):
-        if legal[i] and (not any_hit or hit[i]) and value[i] > best:
-            best, pick = value[i], i
-    return pick
-
-
-@inline
-def _rowgain(x, k, ints, gain_of):
-    if x[CROSSED + k]:
-        return 0
-    return gain_of[x[STASH + k]]
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put(x, i, a, m):
+    """Copy a[:m] into x from i; the next free index."""
+    for k in range(m):
+        x[i + k] = a[k]
+    return i + m
 
 
 @jit
-def _play(dice, u, pol, tgt, ints, plan, sp_candy, sp_child, sp_q, ch_sym, ch_kind, ch_moon, sym_count, gain_of,
-          pts0, thr, cost_of, ubits, stars_of, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon,
-          e_bcol, e_power, e_pen, reach, nreach, out_x, out_r):
-    n, C, S, D, Q, uses = ints[0], ints[1], ints[3], ints[4], ints[5], ints[6]
+def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, cand2, pk_sp, pk_off, ch_sym,
+          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
+          npay, cheap, off, flat, reach, nreach, cost, c_stars, c_mask,
+          out_score, out_pen, out_unused, out_turns, out_x, out_r):
+    n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
+    T, nbcol = ints[15], ints[10]
     W = n - 1
-    legal = np.zeros(n, np.bool_)
-    hit = np.zeros(n, np.bool_)
-    value = np.zeros(n, np.int64)
-    code = np.zeros(n, np.int64)
-    dist = np.zeros(n, np.int64)  # the distance of each option
-    rg = np.zeros(C + 1, np.int64)  # this turn's greedy value of each candy's space; rg[C]: a child's
+    # one game's sheet, reset per game
+    num = np.zeros(n, np.int64)
+    stash = np.zeros(C, np.int64)
+    crossed = np.zeros(C, np.int64)
+    colstar = np.zeros(ncol, np.int64)
+    colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
+    boon = np.zeros(3, np.int64)
+    unl = np.zeros(P, np.int64)
+    puses = np.zeros(P, np.int64)
+    bcol = np.zeros(nbcol + 1, np.int64)
+    rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
+    # this turn's options: distance, cell, count (random) / value, payment (greedy, cover)
+    o_cnt = np.zeros(n, np.int64)  # this turn's payments per distance (random)
+    emp2 = np.ones(2 * n, np.int64)  # 1 where a space is empty, the block twice (no wrapping)
+    npk = pk_sp.shape[0]
     for g in range(dice.shape[0]):
-        x = out_x[g]
         r = out_r[g]
-        x[:] = 0
-        r[:] = False
-        x[CIRCLED] = ints[7]
+        num[:] = 0
+        emp2[:] = 1
+        stash[:] = 0
+        crossed[:] = 0
+        colstar[:] = 0
+        colcnt[:] = 0
+        boon[:] = 0
+        unl[:] = 0
+        puses[:] = 0
+        bcol[:] = 0
+        for k in range(C):
+            rg[k] = GAIN_WEIGHT * gain_of[0]
+        rg[C] = GAIN_WEIGHT * CHILD_GAIN
+        circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
         for j in range(ints[7]):
             r[e_stars[j]] = True
         tg = tgt[g]
         cover = pol == COVER and tg >= 0
+        tg_space = -1  # the space whose path box is the target
+        for i in range(n):
+            if cover and e_path[i] == tg:
+                tg_space = i
         p = pol if cover or pol == RANDOM else GREEDY
-        # turn 1: the start
-        ns = starts.shape[0]
-        for i in range(ns):
-            sc = sp_candy[starts[i]]
-            legal[i] = True
-            value[i] = GAIN_WEIGHT * _rowgain(x, sc, ints, gain_of)
-            hit[i] = cover and (e_path[starts[i]] == tg or e_start[starts[i]] == tg or e_stash[sc, 0] == tg)
-        k = _pick(p, legal, value, hit, ns, u[g, 0, 0])
-        r[e_start[starts[k]]] = True
-        _land(x, r, starts[k], 1, ints, sp_candy, sp_child, ch_sym, ch_kind, ch_moon, sym_count, thr, e_path,
-              e_stash, e_colstar, e_stars, e_boon, e_bcol)
-        for t in range(1, TURNS):
-            number = t + 1
-            a, bd = dice[g, t, 0], dice[g, t, 1]
-            dbl = a == bd
-            have = x[CIRCLED] - x[USED]
-            key = (((a - 1) * 6 + bd - 1) * 16 + x[PMASK]) * (S + 1) + have
-            base = key * (D + 1) * Q
-            pos = x[POS]
-            tk = -1  # the power whose next use-circle is the cover target
-            if cover:
-                for q in range(P):
-                    if e_power[q, x[PUSES + q]] == tg:
-                        tk = q
-            for k in range(C):
-                rg[k] = GAIN_WEIGHT * _rowgain(x, k, ints, gain_of)
-            rg[C] = GAIN_WEIGHT * CHILD_GAIN
-            m = 0  # options listed
-            for j in range(W if dbl else nreach[key]):
-                d = j + 1 if dbl else reach[key, j]
-                dest = (pos + d) % n
-                if x[NUM + dest] != 0:
-                    continue
-                cand = sp_candy[dest]
-                if dbl and cand >= 0:
-                    c = FREE_CODE
-                elif d <= D:
-                    c = plan[base + d * Q + sp_q[dest]]
+        pos, number, owed = 0, 1, False
+        for t in range(T):
+            if t == 0:  # turn 1: the start
+                ns = starts.shape[0]
+                if p == RANDOM:
+                    dest = starts[np.int64(u[g, 0, 0] * ns)]
                 else:
-                    c = NONE
-                if c == NONE:
-                    continue
-                dist[m], code[m], legal[m] = d, c, True
-                value[m] = rg[cand if cand >= 0 else C] - cost_of[c + 2]
+                    bestv, dest = -BIG, -1
+                    for i in range(ns):
+                        sp = starts[i]
+                        sc = sp_candy[sp]
+                        h = cover and (e_path[sp] == tg or e_start[sp] == tg or e_stash[sc, stash[sc]] == tg)
+                        v = rg[sc]
+                        if v + HIT * h > bestv:
+                            bestv, dest = v + HIT * h, sp
+                r[e_start[dest]] = True
+            else:
+                a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
+                dbl = a == bd
+                have = circled - used
+                key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
+                kb = key * Q * (D + 1)
+                roll = ((a - 1) * 6 + bd - 1) * (D + 1)
+                tk = -1  # the power whose next use-circle is the cover target
+                aim = False  # whether some move this turn can mark the target (else: greedy)
                 if cover:
-                    s = ch_sym[sp_child[dest]] if cand < 0 else 0
-                    nxt = e_stash[cand, x[STASH + cand]] if cand >= 0 else e_boon[s, x[BOON + s]]
-                    hit[m] = e_path[dest] == tg or nxt == tg or (tk >= 0 and (ubits[c + 2] >> tk) & 1 == 1)
-                m += 1
-            nlegal = m
-            if nlegal:
-                j = _pick(p, legal, value, hit, m, u[g, t, 0])
-                c = code[j]
-                for q in range(P):
-                    if (ubits[c + 2] >> q) & 1:
-                        x[PUSES + q] += 1
-                        if x[PUSES + q] == uses:
-                            x[PMASK] &= ~(1 << q)
-                        r[e_power[q, x[PUSES + q] - 1]] = True
-                x[USED] += stars_of[c + 2]
-                owed = _land(x, r, (pos + dist[j]) % n, number, ints, sp_candy, sp_child, ch_sym, ch_kind, ch_moon,
-                             sym_count, thr, e_path, e_stash, e_colstar, e_stars, e_boon, e_bcol)
-                if owed:  # the Pirate: a candy of choice
+                    for q in range(P):
+                        if (amask >> q) & 1 and e_power[q, puses[q]] == tg:
+                            tk = q
+                    aim = tk >= 0 or (tg_space >= 0 and num[tg_space] == 0)
+                    for q in range(C):
+                        aim = aim or e_stash[q, stash[q]] == tg
+                    for q in range(3):
+                        aim = aim or e_boon[q, boon[q]] == tg
+                md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
+                if p == RANDOM:  # the payments of every distance, in bulk
+                    tot = 0
+                    cr = npay[kb + 1:kb + D + 1]
+                    er = emp2[pos + 1:pos + D + 1]
+                    if dbl:  # doubles: a candy space may also be written for free, (0, 0) first
+                        cc = cand2[pos + 1:pos + D + 1]
+                        for j in range(D):
+                            w = np.int64(cr[j])
+                            e = (w + cc[j] * (cheap[kb + 1 + j] != 0)) * er[j]
+                            o_cnt[j] = e
+                            tot += e
+                        for j in range(D, W):
+                            e = cand2[pos + 1 + j] * emp2[pos + 1 + j]
+                            o_cnt[j] = e
+                            tot += e
+                    else:
+                        for j in range(D):
+                            e = np.int64(cr[j]) * er[j]
+                            o_cnt[j] = e
+                            tot += e
+                    for i in range(npk):  # a pumpkin's condition: its own cells
+                        d = pk_sp[i] - pos
+                        d = d + n if d <= 0 else d
+                        if d <= D and emp2[pk_sp[i]]:
+                            e = np.int64(npay[pk_off[i] + kb + d])
+                            tot += e - o_cnt[d - 1]
+                            o_cnt[d - 1] = e
+                    if tot > 0:
+                        k = np.int64(u[g, t, 0] * tot)
+                        j = 0
+                        while k >= o_cnt[j]:
+                            k -= o_cnt[j]
+                            j += 1
+                        md = j + 1
+                        if dbl and cand2[pos + md] and (md > D or cheap[kb + md] != 0):
+                            k -= 1  # the free write
+                else:
+                    nd = W if dbl else nreach[key]
+                    bestv = -BIG
+                    for j in range(nd):  # branch-free: each distance's payments (0 if none or used)
+                        d = j + 1 if dbl else np.int64(reach[key, j])
+                        at = pos + d  # the space, on the block laid out twice
+                        cand = sp_candy[at]
+                        cell = sp_q[at] + kb + (d if d <= D else 0)
+                        isc = dbl and cand >= 0
+                        pay = 0 if isc else np.int64(cheap[cell])
+                        c = emp2[at] if pay != NOPAY else 0
+                        g0 = rg[sp_rg[at]]
+                        v = g0 - cost[pay if c else 0]
+                        if aim and c > 0:
+                            dest = wrap[at]
+                            s = ch_sym[sp_child[dest]] if cand < 0 else 0
+                            nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
+                            if e_path[dest] == tg or nxt == tg:
+                                v += HIT
+                            elif tk >= 0:  # the first cheapest payment with the target power
+                                lst = sp_qi[dest] * 36 * (D + 1) + roll + d
+                                for i in range(off[lst], off[lst + 1]):
+                                    code = np.int64(flat[i])
+                                    if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 \
+                                            and c_stars[code] <= have and g0 - cost[code] + HIT > v:
+                                        v, pay = g0 - cost[code] + HIT, code
+                        v = v if c > 0 else -BIG
+                        better = v > bestv
+                        bestv = v if better else bestv
+                        md = d if better else md
+                        bpay = pay if better else bpay
+                if p == RANDOM and md > 0 and k >= 0:  # the k-th payment of that distance
+                    dest = wrap[pos + md]
+                    cell = sp_q[dest] + kb + md
+                    if npay[cell] == 1:
+                        bpay = np.int64(cheap[cell])
+                    else:
+                        lst = sp_qi[dest] * 36 * (D + 1) + roll + md
+                        for i in range(off[lst], off[lst + 1]):  # ascending: stars, then powers
+                            code = np.int64(flat[i])
+                            if c_mask[code] & ~amask == 0:
+                                if k == 0:
+                                    bpay = code
+                                    break
+                                k -= 1
+                if md > 0:
+                    msk = c_mask[bpay]
+                    if msk:
+                        for q in range(P):
+                            if (msk >> q) & 1:
+                                puses[q] += 1
+                                if puses[q] == uses:
+                                    amask &= ~(1 << q)
+                                r[e_power[q, puses[q] - 1]] = True
+                    used += c_stars[bpay]
+                    dest = wrap[pos + md]
+                else:  # no move at all: the penalty
+                    pen += 1
+                    slot = 0
+                    if p == RANDOM:
+                        can = 0
+                        for k in range(C):
+                            can += 1 - crossed[k]
+                        if can:
+                            k = np.int64(u[g, t, 0] * can)
+                            for i in range(C):
+                                if not crossed[i]:
+                                    if k == 0:
+                                        break
+                                    k -= 1
+                    else:
+                        bestv, i = -BIG, -1
+                        for k in range(C):
+                            if not crossed[k]:
+                                h = cover and e_pen[k] == tg
+                                v = -pts0[stash[k]]
+                                if v + HIT * h > bestv:
+                                    bestv, i = v + HIT * h, k
+                        can = 1 if i >= 0 else 0
+                    if can:
+                        crossed[i] = 1
+                        rg[i] = 0
+                        r[e_pen[i]] = True
+                        slot = 1
+                    uu = u[g, t, slot % K]
+                    if p == RANDOM:
+                        m = 0
+                        for j in range(W):
+                            dest = wrap[pos + j + 1]
+                            if sp_candy[dest] >= 0 and num[dest] == 0:
+                                o_cnt[m] = dest
+                                m += 1
+                        dest = o_cnt[np.int64(uu * m)]
+                    else:
+                        bestv = -BIG
+                        for j in range(W):
+                            sp = wrap[pos + j + 1]
+                            cand = sp_candy[sp]
+                            if cand >= 0 and num[sp] == 0:
+                                h = cover and (e_path[sp] == tg or e_stash[cand, stash[cand]] == tg)
+                                v = rg[cand]
+                                if v + HIT * h > bestv:
+                                    bestv, dest = v + HIT * h, sp
+            # write the number and take what the space gives
+            num[dest] = number
+            emp2[dest] = 0
+            emp2[dest + n] = 0
+            pos = dest
+            r[e_path[dest]] = True
+            cand = sp_candy[dest]
+            owed = False
+            if cand < 0:
+                ch = sp_child[dest]
+                s = ch_sym[ch]
+                if boon[s] < sym_count[s]:
+                    boon[s] += 1
+                    col = boon[s]
+                    r[e_boon[s, col - 1]] = True
+                    done = True
+                    for q in range(3):
+                        if sym_count[q] >= col and boon[q] < col:
+                            done = False
+                    if done:
+                        bcol[col - 1] = 1
+                        r[e_bcol[col - 1]] = True
+                kind = ch_kind[ch]
+                if kind == 0:
+                    pumpkins += 1
+                    if pumpkins == ints[8]:
+                        bpk = 1
+                        r[ints[13]] = True
+                elif kind == 1:
+                    owed = True
+                elif kind == 2:
+                    cand = -2  # circle a star below
+                elif kind == 3:
+                    sweet += 1
+                    if sweet == 2:
+                        rj = 1
+                        if ints[11] >= 0:
+                            r[ints[11]] = True
+                else:
+                    unl[ch_moon[ch]] = 1
+                    amask |= 1 << ch_moon[ch]
+            if owed:  # the Pirate: a candy of choice
+                if p == RANDOM:
+                    cand = np.int64(u[g, t, 1 % K] * C)
+                else:
+                    bestv = -BIG
                     for k in range(C):
-                        legal[k] = True
-                        value[k] = _rowgain(x, k, ints, gain_of)
-                        hit[k] = cover and e_stash[k, x[STASH + k]] == tg
-                    k = _pick(p, legal, value, hit, C, u[g, t, 1 % K])
-                    _collect(x, r, k, ints, thr, e_stash, e_colstar, e_stars)
-                continue
-            # no move at all: the penalty
-            x[PEN] += 1
-            slot = 0
-            can = 0
-            for k in range(C):
-                legal[k] = not x[CROSSED + k]
-                can += legal[k]
-                value[k] = -pts0[x[STASH + k]]
-                hit[k] = cover and e_pen[k] == tg
-            if can:
-                k = _pick(p, legal, value, hit, C, u[g, t, 0])
-                x[CROSSED + k] = 1
-                r[e_pen[k]] = True
-                slot = 1
-            for j in range(W):
-                dest = (pos + j + 1) % n
-                cand = sp_candy[dest]
-                legal[j] = cand >= 0 and x[NUM + dest] == 0
-                if legal[j]:
-                    value[j] = GAIN_WEIGHT * _rowgain(x, cand, ints, gain_of)
-                    hit[j] = cover and (e_path[dest] == tg or e_stash[cand, x[STASH + cand]] == tg)
-            j = _pick(p, legal, value, hit, W, u[g, t, slot % K])
-            _land(x, r, (pos + j + 1) % n, number, ints, sp_candy, sp_child, ch_sym, ch_kind, ch_moon, sym_count,
-                  thr, e_path, e_stash, e_colstar, e_stars, e_boon, e_bcol)
+                        h = cover and e_stash[k, stash[k]] == tg
+                        v = rg[k]
+                        if v + HIT * h > bestv:
+                            bestv, cand = v + HIT * h, k
+            if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
+                col = stash[cand]
+                if col < ncol:
+                    stash[cand] = col + 1
+                    rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
+                    r[e_stash[cand, col]] = True
+                    colcnt[col] += 1
+                    if not colstar[col] and colcnt[col] >= thr[col]:
+                        colstar[col] = 1
+                        r[e_colstar[col]] = True
+                        cand = -2
+            if cand == -2 and circled < S:  # circle a star
+                circled += 1
+                r[e_stars[circled - 1]] = True
+                if circled == S:
+                    bst = 1
+                    r[ints[12]] = True
+            number += 1
+        # the end: score and the state in State.vector's order
+        score, unused = 0, circled - used
+        for k in range(C):
+            if not crossed[k]:
+                score += pts0[stash[k]]
+        nbars = rj + bst + bpk
+        for k in range(nbcol):
+            nbars += bcol[k]
+        for q in range(P):
+            unused += unl[q] * (uses - puses[q])
+        out_score[g] = score + ints[9] * nbars
+        out_pen[g] = pen
+        out_unused[g] = unused
+        out_turns[g] = num[pos]
+        x = out_x[g]
+        i = _put(x, _put(x, _put(x, 0, num, n), stash, C), crossed, C)
+        i = _put(x, i, colstar, ncol)
+        x[i] = circled
+        x[i + 1] = used
+        i = _put(x, _put(x, _put(x, _put(x, i + 2, boon, 3), unl, P), puses, P), bcol, nbcol)
+        x[i] = rj
+        x[i + 1] = bst
+        x[i + 2] = bpk
+        x[i + 3] = pumpkins
+        x[i + 4] = sweet
+        x[i + 5] = pos
+        x[i + 6] = pen
+        x[i + 7] = circled - used
 
 
 def fast(doc, dice, u, policy, targets) -> Batch:
-    b, ints, arrays = sheet(doc.model_dump_json())
+    b, ints, arrays, nbars = sheet(doc.model_dump_json())
     c = b.c
     G, n, C, ncol = len(dice), b.n, len(c.candies), len(c.points)
     pol = {"random": RANDOM, "greedy": GREEDY, "cover": COVER}[policy]
     tgt = np.asarray(targets, i8) if pol == COVER else np.full(G, -1, i8)
-    x = np.empty((G, X), i8)
-    reached = np.empty((G, len(b.element_ids)), np.bool_)
-    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tgt, ints, *arrays, x, reached)
-    stash, crossed = x[:, STASH:STASH + C], x[:, CROSSED:CROSSED + C]
-    bcol = x[:, BCOL:BCOL + b.columns]
-    pts0 = arrays[9]
-    score = np.where(crossed, 0, pts0[stash]).sum(1) + c.bar_points * (
-        bcol.sum(1) + x[:, BAR_RJ] + x[:, BAR_ST] + x[:, BAR_PK])
-    tie = x[:, CIRCLED] - x[:, USED]
-    unlocked, puses = x[:, UNL:UNL + P], x[:, PUSES:PUSES + P]
-    unused = tie + (unlocked * (c.uses - puses)).sum(1)
-    state = np.concatenate([x[:, NUM:NUM + n], stash, crossed, x[:, COLSTAR:COLSTAR + ncol],
-                            x[:, [CIRCLED, USED]], x[:, BOON:BOON + 3], unlocked, puses, bcol,
-                            x[:, [BAR_RJ, BAR_ST, BAR_PK, PUMPKINS, SWEET, POS, PEN]], tie[:, None]], 1)
-    return Batch(score.astype(i8), reached, x[:, PEN].copy(), unused.astype(i8), np.zeros(G, i8),
-                 np.full(G, TURNS, i8), state.astype(i8))
+    width = n + 2 * C + ncol + 2 + 3 + 2 * P + nbars + 5
+    out = Batch(np.empty(G, i8), np.zeros((G, len(b.element_ids)), np.bool_), np.empty(G, i8), np.empty(G, i8),
+                np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), np.int16))
+    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tgt, ints, *arrays,
+          out.score, out.penalties, out.unused_powers, out.turns, out.state, out.reached)
+    return out

@@ -8,11 +8,11 @@ from pydantic import Field, model_validator
 
 from ...model import Candy, IconName, Ident, LayoutFile, PageSetup, Strict, unique_ids
 
-TURNS = 31  # numbers 1..31: the start is turn 1, then one number per roll
 SYMBOLS = ("pumpkin", "cat", "moon")
 CAT_POWERS = ("candy_of_choice", "star", "sweetheart")
 MOON_POWERS = ("add_dice", "flip_die", "add", "subtract")
-ACT_ORDER = ("flip_die", "add_dice", "add", "subtract")  # the order moon powers act on one roll
+ACT_ORDER = ("flip_die", "add_dice", "add", "subtract")  # the printed order moon powers act on one roll
+POWER_ORDERS = ("printed", "any")
 CONDITIONS = ("lower_die", "higher_die", "plain_die", "even", "odd", "at_least", "at_most")
 
 
@@ -112,7 +112,14 @@ class HauntContent(Strict):
     starts: int = Field(6, ge=1, le=8, description="starting spaces the path must have")
     pumpkins: int = Field(4, ge=1, le=6, description="pumpkin children the path must have")
     children: list[Child] = Field(min_length=3, max_length=16)
-    path: list[Space] = Field(min_length=TURNS, max_length=80)
+    path: list[Space] = Field(min_length=1, max_length=80)
+    turns: int = Field(31, ge=31, le=31, description="the rules play 31 turns: the start writes 1, "
+                       "then one roll per number up to 31")
+    power_order: Literal["printed", "any"] = Field(
+        "printed", description="rules option (the rulebook lets moon powers be used whenever and combined): "
+        "'printed' = on one roll the powers act in the order printed on the sheet (Acrobat, "
+        "Cheerleader, Giant, Turtle), then stars; 'any' = the powers act in any order the player "
+        "likes (the Acrobat turns a die over before the Cheerleader adds it), then stars")
 
     @model_validator(mode="after")
     def _playable(self):
@@ -161,8 +168,8 @@ class HauntContent(Strict):
         if (n := sum(c.power == "sweetheart" for c in self.children)) not in (0, 2):
             raise ValueError(f"{n} sweetheart children: the chocolate bar needs exactly two")
         ncandy_spaces = sum(sp.candy is not None for sp in self.path)
-        if ncandy_spaces < TURNS:
-            raise ValueError(f"the path has {ncandy_spaces} candy spaces; it needs at least {TURNS} so "
+        if ncandy_spaces < self.turns:
+            raise ValueError(f"the path has {ncandy_spaces} candy spaces; it needs at least {self.turns} so "
                              "that doubles and penalties always find an empty one")
         if len(self.path) <= self.longest_move:
             raise ValueError(f"the path has {len(self.path)} spaces but a move can reach "

@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 from ...validate.driver import ladder
-from .board import FREE, combo_powers
+from .board import Pay
 
 K = 2  # uniforms a turn reads: move then pirate, or cross then write
-GAIN_WEIGHT = 10  # greedy: a point a space adds, against one star or power a move spends
+GAIN_WEIGHT = 10  # greedy: a point a space adds, against what the move spends
+POWER_COST = 1  # greedy: a moon power's use-circle a move spends (greedy pays the cheapest way)
+STAR_COST = 1  # greedy: a star a move spends
 CHILD_GAIN = 4  # greedy: what a child's space is worth, in candy points
 
 
 def value(state, action) -> int:
     """Greedy's measure: GAIN_WEIGHT x the points a space adds (a child counts CHILD_GAIN) minus
-    the stars and powers the move spends; the pirate takes the candy adding most points; a
+    the powers and stars the move spends (POWER_COST, STAR_COST each); the pirate takes the candy adding most points; a
     penalty crosses out the row worth least now."""
     b = state.b
     if state.phase in ("start", "move", "write"):
-        d, plan = (action, (FREE, 0)) if state.phase != "move" else action
-        space = action if state.phase == "start" else (state.pos + d) % b.n
+        move = action if state.phase == "move" else Pay(action)
+        space = action if state.phase == "start" else (state.pos + move.d) % b.n
         candy = b.space_candy[space]
         gain = state.row_gain(candy) if candy >= 0 else CHILD_GAIN
-        cost = 0 if plan[0] == FREE else len(combo_powers(plan[0])) + abs(plan[1])
-        return GAIN_WEIGHT * gain - cost
+        return GAIN_WEIGHT * gain - POWER_COST * len(move.powers) - STAR_COST * move.stars
     if state.phase == "pirate":
         return state.row_gain(action)
     k = state.stash[action]

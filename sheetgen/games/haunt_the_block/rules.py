@@ -1,14 +1,14 @@
 """Haunt the Block rules: a reference engine written to be read against the rulebook, and the
 contract (`RULES`) that also names the fast engine (fast.py).
 
-A game is 31 turns. Turn 1 is the setup: write 1 on a starting space (its dice are not used).
-Turns 2..31 each roll two dice and write the number equal to the turn. The "turn number" the
+A game is `turns` turns (the layout's, 31). Turn 1 is the setup: write 1 on a starting space
+(its dice are not used). Turns 2..31 each roll two dice and write the number equal to the turn. The "turn number" the
 penalty speaks of is therefore the number the player was about to write.
 
 Decisions (OpenSpiel-like: the State lists legal actions in a canonical order, the policy picks):
 - start: a starting space (path order);
-- move: a distance d = 1..n-1 clockwise (ascending); the move uses the cheapest plan (see
-  `State.plan_for`) that reaches it;
+- move: a `Pay`: a distance d = 1..n-1 clockwise and how it is paid (which moon powers, how
+  many stars); ascending by distance, then stars, then powers (`Pay.key`);
 - pirate: a candy (candy order);
 - cross: a candy circle of the final score section not yet crossed (candy order);
 - write: after a penalty, a distance to an empty candy space (ascending).
@@ -18,9 +18,10 @@ first keeps the actions that mark its target element directly (`State.marks`), t
 
 Readings where the rulebook is silent or ambiguous (each is also in the docstring of its rule):
 - the start space is a candy space; its flag plays no further part (`State.land`);
-- a move is chosen by where it lands; which dice, powers and stars pay for it is not a separate
-  choice: the cheapest plan is spent (`State.plan_for`); powers act once each per roll, in the
-  printed order, any number of stars, each step stopping at 1;
+- a move is where it lands and how it is paid; payments that spend the same powers and stars on
+  the same space are one action (the sheet ends the same); powers act once each per roll, in the
+  printed order or in any order (the layout's `power_order`), then any number of stars, all one
+  way, each step stopping at 1 (`board.routes`, `Board.payments`);
 - "use the lower die" lets powers and stars change that die (`board.meets`, the Bee example);
 - doubles add every empty candy space to the normal moves ("may");
 - penalty only when no space at all can be reached; its "turn number" is the next number, written
@@ -38,8 +39,9 @@ import numpy as np
 
 from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
-from .board import COMBOS, FREE, Board, bar_ids, combo_powers, core_value, meets
-from .model import MOON_POWERS, SYMBOLS, TURNS
+from . import board as ids
+from .board import Board, Pay, bar_ids, mask_powers, power_mask
+from .model import MOON_POWERS, SYMBOLS, HauntContent
 from .policy import K, policy
 
 
@@ -66,7 +68,7 @@ class State:
         self.sweet = 0
         self.bars: set[str] = set()
         self.penalties = 0
-        self.reached: set[str] = {f"stars.{k + 1}" for k in range(c.start_stars)}
+        self.reached: set[str] = {ids.star_id(k) for k in range(c.start_stars)}
 
     # ---- rules text, clause by clause ---------------------------------------------------------
     def mark(self, eid: str) -> None:
@@ -85,9 +87,9 @@ class State:
         c = self.b.c
         if self.circled < c.stars:
             self.circled += 1
-            self.mark(f"stars.{self.circled}")
+            self.mark(ids.star_id(self.circled - 1))
             if self.circled == c.stars:
-                self.bar("bar.stars")
+                self.bar(ids.STARS_BAR)
 
     def bar(self, eid: str) -> None:
         self.bars.add(eid)
@@ -102,11 +104,11 @@ class State:
         if k >= len(c.points):
             return
         self.stash[candy] = k + 1
-        self.mark(f"stash.{self.b.candy_ids[candy]}.{k + 1}")
+        self.mark(ids.stash_id(self.b.candy_ids[candy], k))
         rows = sum(n >= k + 1 for n in self.stash)
         if not self.col_star[k] and rows >= c.thresholds[k]:
             self.col_star[k] = True
-            self.mark(f"stash.star.{k + 1}")
+            self.mark(ids.column_star_id(k))
             self.circle_star()
 
     def land(self, space: int) -> None:
@@ -114,7 +116,7 @@ class State:
         b = self.b
         self.numbers[space] = self.turn
         self.pos = space
-        self.mark(f"path.{space + 1}")
+        self.mark(ids.path_id(space))
         candy, child = int(b.space_candy[space]), int(b.space_child[space])
         if candy >= 0:
             self.collect(candy)
@@ -132,13 +134,13 @@ class State:
         if self.boonus[s] < b.sym_count[s]:
             self.boonus[s] += 1
             col = self.boonus[s]
-            self.mark(f"boonus.{SYMBOLS[s]}.{col}")
+            self.mark(ids.boonus_id(SYMBOLS[s], col - 1))
             if all(self.boonus[t] >= col for t in range(len(SYMBOLS)) if b.sym_count[t] >= col):
-                self.bar(f"boonus.bar.{col}")
+                self.bar(ids.boonus_bar_id(col - 1))
         if kid.symbol == "pumpkin":
             self.pumpkins += 1
             if self.pumpkins == c.pumpkins:
-                self.bar("bar.pumpkins")
+                self.bar(ids.PUMPKINS_BAR)
         elif kid.power == "candy_of_choice":
             self.phase = "pirate"
         elif kid.power == "star":
@@ -146,7 +148,7 @@ class State:
         elif kid.power == "sweetheart":
             self.sweet += 1
             if self.sweet == 2:
-                self.bar("bar.romeo_juliet")
+                self.bar(ids.SWEET_BAR)
         else:
             self.unlocked[kid.power] = True
 
@@ -154,47 +156,26 @@ class State:
         """A moon power works once its child has a number, twice in a game (one circle each)."""
         return self.unlocked[power] and self.power_uses[power] < self.b.c.uses
 
-    def plan_for(self, d: int, space: int):
-        """The cheapest way to move exactly d spaces onto `space` with this roll, or None.
-        Readings: powers act in the printed order (Acrobat, Cheerleader, Giant/Turtle, stars),
-        each power at most once per roll, any number of stars; every step stops at 1. A plan
-        costs one per power and per star used; the cheapest has fewest uses, then fewest stars,
-        then comes first in COMBOS. With doubles, an empty candy space costs nothing (FREE)."""
+    def payments(self, d: int, space: int) -> list[tuple[int, int]]:
+        """Every way to pay a move of exactly d spaces onto `space` with this roll: sorted
+        (stars, powers mask) pairs (`Board.payments`: which powers, in which order, how many
+        stars). With doubles an empty candy space may also be written for free: (0, 0)."""
         a, bd = self.dice
         b = self.b
-        if a == bd and b.space_candy[space] >= 0:
-            return FREE, 0
-        if d > b.max_move:
-            return None
-        cond = b.pumpkin_conditions[b.space_q[space] - 1] if b.space_q[space] else None
-        have = self.circled - self.used_stars
-        best, best_key = None, None
-        for combo, (core, mod) in enumerate(COMBOS):
-            powers = combo_powers(combo)
-            if not all(self.can_use(p) for p in powers):
-                continue
-            v = core_value(core, a, bd)
-            if mod:
-                v = max(1, v + (b.amount("add") if mod == 1 else -b.amount("subtract")))
-            stars = abs(d - v)
-            if stars > have or not meets(cond, combo, d, a, bd, stars):
-                continue
-            key = (len(powers) + stars, stars, combo)
-            if best_key is None or key < best_key:
-                best, best_key = (combo, d - v), key
-        return best
+        avail = power_mask(p for p in MOON_POWERS if self.can_use(p))
+        pays = b.payments(a, bd, avail, self.circled - self.used_stars).get((d, int(b.space_q[space])), [])
+        if a == bd and b.space_candy[space] >= 0 and (0, 0) not in pays:
+            pays = [(0, 0)] + pays
+        return pays
 
-    def moves(self) -> list[tuple[int, tuple]]:
-        """Legal moves: (distance, plan) to each empty space some plan reaches. A used space, or a
-        pumpkin whose condition no plan meets, is not legal."""
+    def moves(self) -> list[Pay]:
+        """Legal moves: a Pay for each way to pay for each empty space. A used space, or a
+        pumpkin whose condition no payment meets, is not legal. Canonical order: `Pay.key`."""
         out = []
         for d in range(1, self.b.n):
             space = (self.pos + d) % self.b.n
-            if self.numbers[space]:
-                continue
-            plan = self.plan_for(d, space)
-            if plan is not None:
-                out.append((d, plan))
+            if not self.numbers[space]:
+                out += [Pay(d, mask_powers(m), s) for s, m in self.payments(d, space)]
         return out
 
     def empty_candy(self) -> list[int]:
@@ -221,52 +202,48 @@ class State:
         """Elements an action marks directly (what "cover" aims with)."""
         b = self.b
         if self.phase == "cross":
-            return {f"penalty.{b.candy_ids[action]}"}
+            return {ids.penalty_id(b.candy_ids[action])}
         if self.phase == "pirate":
             return self.candy_marks(action)
         if self.phase == "start":
-            return {f"path.{action + 1}", f"path.{action + 1}.start"} | \
+            return {ids.path_id(action), ids.start_id(action)} | \
                 self.candy_marks(b.space_candy[action])
-        d, plan = (action, (FREE, 0)) if self.phase == "write" else action
-        space = (self.pos + d) % b.n
-        out = {f"path.{space + 1}"}
+        move = Pay(action) if self.phase == "write" else action
+        space = (self.pos + move.d) % b.n
+        out = {ids.path_id(space)}
         candy, child = b.space_candy[space], b.space_child[space]
         if candy >= 0:
             out |= self.candy_marks(candy)
         else:
             s = b.child_symbol[child]
             if self.boonus[s] < b.sym_count[s]:
-                out.add(f"boonus.{SYMBOLS[s]}.{self.boonus[s] + 1}")
-        if plan[0] != FREE:
-            for p in combo_powers(plan[0]):
-                out.add(f"power.{b.c.children[b.moon_child[p]].id}.{self.power_uses[p] + 1}")
+                out.add(ids.boonus_id(SYMBOLS[s], self.boonus[s]))
+        for p in move.powers:
+            out.add(ids.power_id(b.c.children[b.moon_child[p]].id, self.power_uses[p]))
         return out
 
     def candy_marks(self, candy: int) -> set[str]:
         k = self.stash[candy]
-        return {f"stash.{self.b.candy_ids[candy]}.{k + 1}"} if k < len(self.b.c.points) else set()
+        return {ids.stash_id(self.b.candy_ids[candy], k)} if k < len(self.b.c.points) else set()
 
     def apply_action(self, action) -> None:
         b = self.b
         if self.phase == "start":
             self.phase = "move"
-            self.mark(f"path.{action + 1}.start")
+            self.mark(ids.start_id(action))
             self.land(action)
         elif self.phase == "move":
-            d, (combo, stars) = action
-            if combo != FREE:
-                for p in combo_powers(combo):
-                    self.power_uses[p] += 1
-                    self.mark(f"power.{b.c.children[b.moon_child[p]].id}.{self.power_uses[p]}")
-                self.used_stars += abs(stars)
-            self.phase = "move"
-            self.land((self.pos + d) % b.n)
+            for p in action.powers:
+                self.power_uses[p] += 1
+                self.mark(ids.power_id(b.c.children[b.moon_child[p]].id, self.power_uses[p] - 1))
+            self.used_stars += action.stars
+            self.land((self.pos + action.d) % b.n)
         elif self.phase == "pirate":
             self.phase = "move"
             self.collect(action)
         elif self.phase == "cross":
             self.crossed[action] = True
-            self.mark(f"penalty.{b.candy_ids[action]}")
+            self.mark(ids.penalty_id(b.candy_ids[action]))
             self.phase = "write"
         elif self.phase == "write":
             self.phase = "move"
@@ -312,7 +289,7 @@ class State:
             self.phase = "cross" if not all(self.crossed) else "write"
 
     def is_terminal(self) -> bool:
-        return self.turn > TURNS
+        return self.turn > self.b.turns
 
     def score(self) -> int:
         """Each row not crossed out scores the points above its rightmost check; each chocolate
@@ -341,7 +318,7 @@ class State:
 
 
 def play(board: Board, dice, u, name: str, target: str | None) -> State:
-    """One game through the generic driver: the start, then one roll per turn until 31 is written."""
+    """One game through the generic driver: the start, then one roll per turn until the last number."""
     return drive(State(board), dice, u, policy(name, board, target))
 
 
@@ -354,7 +331,7 @@ def reference(doc, dice, u, policy, targets) -> Batch:
     ids = board.element_ids
     G = len(dice)
     out = Batch(np.zeros(G, np.int64), np.zeros((G, len(ids)), bool), np.zeros(G, np.int64),
-                np.zeros(G, np.int64), np.zeros(G, np.int64), np.full(G, TURNS, np.int64), None)
+                np.zeros(G, np.int64), np.zeros(G, np.int64), np.zeros(G, np.int64), None)
     states = []
     for g in range(G):
         target = ids[targets[g]] if policy == "cover" and targets[g] >= 0 else None
@@ -362,6 +339,7 @@ def reference(doc, dice, u, policy, targets) -> Batch:
         out.score[g] = s.score()
         out.penalties[g] = s.penalties
         out.unused_powers[g] = s.unused_powers()
+        out.turns[g] = s.turn - 1  # the last number written
         for e in s.reached:
             out.reached[g, board.eid[e]] = True
         states.append(s.vector())
@@ -375,6 +353,6 @@ def _fast(doc, dice, u, policy, targets) -> Batch:
     return fast(doc, dice, u, policy, targets)
 
 
-RULES = Rules(game="haunt-the-block", turns=TURNS, choices_per_turn=K, element_ids=element_ids,
-              reference=reference, fast=_fast,
+RULES = Rules(game="haunt-the-block", turns=HauntContent.model_fields["turns"].default, choices_per_turn=K,
+              element_ids=element_ids, reference=reference, fast=_fast,
               new_state=lambda doc: State(Board(doc)), policy=lambda name, doc: policy(name, Board(doc)))
