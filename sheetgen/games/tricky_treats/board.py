@@ -38,6 +38,7 @@ class Tables:
     actions: list[str]  # Boo-nus row actions
     points_bar: int
     points_scared: int
+    bones_any: bool = False  # rules option bones_per_doubles: "any" (several bones on one doubles roll)
     elements: list[str] = field(default_factory=list)
 
     @property
@@ -77,7 +78,7 @@ def tables(doc: TrickySheet) -> Tables:
         needs=np.array([r.needs for r in c.stash.rewards], np.int64),
         cauldron=np.array([candy_ids.index(k) for k in c.cauldron], np.int64),
         pyr_cum=np.cumsum(c.pyramid).astype(np.int64), actions=list(c.boonus_actions),
-        points_bar=c.points_bar, points_scared=c.points_scared)
+        points_bar=c.points_bar, points_scared=c.points_scared, bones_any=c.bones_per_doubles == "any")
     t.elements = _element_ids(doc, t)
     return t
 

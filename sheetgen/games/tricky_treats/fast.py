@@ -54,7 +54,7 @@ TAB = np.dtype([
     ("caul", i8, MAX_CAULDRON), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
     ("actions", i8, len(ACTIONS)), ("n_act", i8),  # sizes: the most the model allows
     ("sym_mask", i8, 6 * MAX_POWERS + 6), ("sym_kind", i8, 6 * MAX_POWERS + 6), ("n_pow", i8),
-    ("turns", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
+    ("turns", i8), ("bones_any", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
     ("at", i8, len(PARTS))], align=True)  # where each part of the end state starts
 
 # One game during play: the sheet's marks, effects waiting, and the decision being made.
@@ -103,7 +103,7 @@ def build(t: Tables) -> np.ndarray:
         r[name][:len(vals)] = vals
     r["n_lev"], r["top"], r["n_caul"], r["n_act"] = len(t.pyr_cum), t.pyr_cum[-1], len(t.cauldron), len(t.actions)
     r["needs"], r["rew_star"] = t.needs, t.rew_star
-    r["n_pow"], r["turns"] = P, t.turns
+    r["n_pow"], r["turns"], r["bones_any"] = P, t.turns, t.bones_any
     r["at"] = [layout_of(t)[name].start for name in PARTS]
     for m in range(64):
         bits = [i for i in range(6) if m >> i & 1]
@@ -481,22 +481,24 @@ def _doubles(tb, s):
         _take(tb, s, box)
     else:
         s.missed += 1
-    if s.ready[BONE] == 0:
-        return
-    s.opts[0], s.vals[0] = -1, 0
-    n = 1
-    for k in range(6):
-        if s.stash[k] < 7:
-            s.opts[n], s.vals[n] = k, _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
-            n += 1
-    if n == 1:
-        return
-    i = _choose(s, n)
-    if i > 0:
+    while s.ready[BONE] > 0:  # bones: one per roll, or as many as chosen (tb.bones_any)
+        s.opts[0], s.vals[0] = -1, 0
+        n = 1
+        for k in range(6):
+            if s.stash[k] < 7:
+                s.opts[n], s.vals[n] = k, _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
+                n += 1
+        if n == 1:
+            return
+        i = _choose(s, n)
+        if i == 0:
+            return
         s.used[BONE] += 1
         s.ready[BONE] -= 1
         _add_candy(tb, s, s.opts[i])
         _resolve(tb, s)
+        if not tb.bones_any:
+            return
 
 
 @jit
@@ -521,18 +523,44 @@ def _moon_values(tb, s, a, b):
 
 
 @jit
-def _full_moon(tb, s, a, b):
-    """Die 1 then die 2 collect under children of choice, then a calm child of choice is scared."""
-    s.used[MOON] += 1
-    s.ready[MOON] -= 1
-    for d in (a, b):
-        n = 0
+def _die_child(tb, s, a, b, cost1, cost2):
+    """A (die, child) decision, as 6 * die index + child: children whose box takes die 1, then
+    die 2 (greedy: box value less cost1 / cost2, the cost of what the other die does). -1: no box
+    takes either die (no decision)."""
+    m1, m2 = _by_child(s.free >> (a - 1)), _by_child(s.free >> (b - 1))
+    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
+    if n == 0:
+        return -1
+    if not s.greedy:
+        r = _choose(s, n)
+        return _nth(tb, m1, r) if r < n1 else 6 + _nth(tb, m2, r - n1)
+    best, best_v = -1, NEG
+    for i in range(2):
+        m, d, cost = (m1, a, cost1) if i == 0 else (m2, b, cost2)
         for c in range(6):
-            if _available(s, 6 * c + d - 1):
-                s.opts[n], s.vals[n] = c, _box_value(tb, s, 6 * c + d - 1)
-                n += 1
-        if n:
-            _take(tb, s, 6 * s.opts[_choose(s, n)] + d - 1)
+            if (m >> c) & 1:
+                x = _box_value(tb, s, 6 * c + d - 1) - cost
+                if x > best_v:
+                    best, best_v = 6 * i + c, x
+    s.k += 1
+    return best
+
+
+@jit
+def _moon_collect(tb, s, d):
+    """The full moon's other die collects under a child of choice (none takes it: skipped)."""
+    n = 0
+    for c in range(6):
+        if _available(s, 6 * c + d - 1):
+            s.opts[n], s.vals[n] = c, _box_value(tb, s, 6 * c + d - 1)
+            n += 1
+    if n:
+        _take(tb, s, 6 * s.opts[_choose(s, n)] + d - 1)
+
+
+@jit
+def _moon_scare(tb, s):
+    """After a full moon's collects: a child of choice not yet scared (a skull may skip it)."""
     calm = 0
     for c in range(6):
         calm += s.scares[c] < 3
@@ -542,49 +570,63 @@ def _full_moon(tb, s, a, b):
     for c in range(6):
         sc = s.scares[c]
         if sc < 3:
-            checked = 0
-            for v in range(6):
-                checked += (s.boxes >> (6 * c + v)) & 1
+            checked = tb.pop6[(s.boxes >> (6 * c)) & 63]
             s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(MOON_SCARE_STEP * sc + 6 - checked)
             n += 1
     _scare(s, s.opts[_choose(s, n)])
 
 
 @jit
+def _moon_late(tb, s, d, target):
+    """A full moon circled by this turn's collect: keep it (0) or use it now (1): rules.values."""
+    if s.greedy:
+        best = NEG
+        for c in range(6):
+            best = max(best, _box_value(tb, s, 6 * c + d - 1))
+        calm = 1 << 40
+        for c in range(6):
+            if s.scares[c] < 3:
+                calm = min(calm, _scare_cost(s, c))
+        s.vals[0] = -_scare_cost(s, target)
+        s.vals[1] = (0 if best == NEG else best) - (0 if calm == 1 << 40 else calm)
+    return _choose(s, 2) == 1
+
+
+@jit
+def _use_moon(s):
+    s.used[MOON] += 1
+    s.ready[MOON] -= 1
+
+
+@jit
 def _plain(tb, s, a, b):
     """Not doubles: the full moon if chosen, else collect with one die and scare with the other."""
-    if s.ready[MOON] > 0:
+    moons = s.ready[MOON]
+    if moons > 0:
         if s.greedy:
             _moon_values(tb, s, a, b)
-        if _choose(s, 2) == 1:
-            _full_moon(tb, s, a, b)
+        if _choose(s, 2) == 1:  # both dice collect, the first from a die of choice
+            _use_moon(s)
+            o = _die_child(tb, s, a, b, 0, 0)
+            if o >= 0:
+                d, other = (a, b) if o < 6 else (b, a)
+                _take(tb, s, 6 * (o % 6) + d - 1)
+                _moon_collect(tb, s, other)
+            _moon_scare(tb, s)
             return
-    # options (die i, child c) as 6 * i + c: children whose box takes die 1, then die 2
-    m1, m2 = _by_child(s.free >> (a - 1)), _by_child(s.free >> (b - 1))
-    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
-    if n == 0:  # no box takes either die: nothing collected, the player picks the scare die
-        s.missed += 1
-        s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
-        o = -1 - _choose(s, 2)
-    elif s.greedy:  # the first best: a box's value less the cost of the scare the other die makes
-        best, best_v = -1, NEG
-        for i in range(2):
-            m, d, cost = (m1, a, _scare_cost(s, b - 1)) if i == 0 else (m2, b, _scare_cost(s, a - 1))
-            for c in range(6):
-                if (m >> c) & 1:
-                    x = _box_value(tb, s, 6 * c + d - 1) - cost
-                    if x > best_v:
-                        best, best_v = 6 * i + c, x
-        s.k += 1
-        o = best
-    else:
-        r = _choose(s, n)
-        o = _nth(tb, m1, r) if r < n1 else 6 + _nth(tb, m2, r - n1)
+    o = _die_child(tb, s, a, b, _scare_cost(s, b - 1), _scare_cost(s, a - 1))
     if o >= 0:
         d, other = (a, b) if o < 6 else (b, a)
         _take(tb, s, 6 * (o % 6) + d - 1)
-    else:
-        other = b if o == -1 else a
+        if s.ready[MOON] > moons and _moon_late(tb, s, other, other - 1):  # a full moon circled now
+            _use_moon(s)
+            _moon_collect(tb, s, other)
+            _moon_scare(tb, s)
+            return
+    else:  # no box takes either die: nothing collected, the player picks the scare die
+        s.missed += 1
+        s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
+        other = b if _choose(s, 2) == 0 else a
     if s.scares[other - 1] < 3 and not _skull(s, other - 1):
         _scare(s, other - 1)
 

@@ -148,6 +148,13 @@ def values(t: Tables, st: State, d: Decision, h: Help) -> list[int]:
             return [1, 0]
         moon = best[0] + best[1] - (min(calm) if calm else 0)
         return [plan, moon]
+    if kind == "moon_first":
+        dice = d.info["dice"]
+        return [box_value(t, st, c * 6 + dice[i] - 1, h) for i, c in opts]
+    if kind == "moon_late":  # keep the full moon (scare with the die) or use it now
+        best = max((box_value(t, st, b, h) for b in st.boxes_for(d.info["value"])), default=0)
+        calm = [scare_cost(t, st, c, h) for c in range(6) if not st.scared(c)]
+        return [-scare_cost(t, st, d.info["target"], h), best - (min(calm) if calm else 0)]
     if kind == "moon_collect":
         return [box_value(t, st, c * 6 + d.info["value"] - 1, h) for c in opts]
     if kind == "moon_scare":
