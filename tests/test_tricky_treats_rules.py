@@ -300,3 +300,18 @@ def test_game_ends_after_sixteen_turns(t):
         while st.decision is not None:
             st.apply_index(0)
     assert st.is_terminal() and st.turn == 16
+
+
+def test_cover_targets_come_from_the_structured_keys(t):
+    """The cover policy reads what helps from board.Key, not from the id's text."""
+    from sheetgen.games.tricky_treats.policy import Help, helps
+
+    at = t.elements.index
+    assert t.keys[at("child.vampire.box.2")] == B.Key("box", VAMP, 2)
+    assert helps(t, at("child.vampire.box.2")) == Help(boxes=1 << (VAMP * 6 + 1))
+    assert helps(t, at("stash.reward.2.pyramid")) == Help(candies=63, pyramid=True, column=1)
+    assert helps(t, at("cauldron.3")) == Help(cauldron=True, cauldron_box=2)
+    assert helps(t, at("child.zombie.scare.3")) == Help(scare=ZOMB)
+    pumpkins = helps(t, at("boonus.row.pumpkin")).boxes  # Skeleton 1-3 and Mummy 2-4
+    assert pumpkins == sum(1 << b for b in (0, 1, 2, MUMMY * 6 + 1, MUMMY * 6 + 2, MUMMY * 6 + 3))
+    assert len(set(t.elements)) == len(t.elements) == len(t.keys)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,7 +40,8 @@ class Tables:
     points_bar: int
     points_scared: int
     bones_any: bool = False  # rules option bones_per_doubles: "any" (several bones on one doubles roll)
-    elements: list[str] = field(default_factory=list)
+    elements: list[str] = field(default_factory=list)  # element ids, in the validator's order
+    keys: list = field(default_factory=list)  # the same elements as `Key`s
 
     @property
     def n_sym(self) -> int:
@@ -79,29 +81,101 @@ def tables(doc: TrickySheet) -> Tables:
         cauldron=np.array([candy_ids.index(k) for k in c.cauldron], np.int64),
         pyr_cum=np.cumsum(c.pyramid).astype(np.int64), actions=list(c.boonus_actions),
         points_bar=c.points_bar, points_scared=c.points_scared, bones_any=c.bones_per_doubles == "any")
-    t.elements = _element_ids(doc, t)
+    pairs = _elements(doc, t)
+    t.keys, t.elements = [k for k, _ in pairs], [e for _, e in pairs]
     return t
 
 
-def _element_ids(doc: TrickySheet, t: Tables) -> list[str]:
+# ---- element ids: the only place they are spelled ------------------------------------------------
+# compose draws them, the validator and heatmap read `Tables.elements`; the cover policy reads the
+# structured `Tables.keys` (nothing parses an id back).
+
+def id_child(kid: str) -> str:
+    return f"child.{kid}"
+
+
+def id_box(kid: str, v: int) -> str:
+    return f"{id_child(kid)}.box.{v}"
+
+
+def id_scare(kid: str, j: int) -> str:
+    return f"{id_child(kid)}.scare.{j}"
+
+
+def id_power(kid: str, j: int) -> str:
+    return f"{id_child(kid)}.power.{j}"
+
+
+def id_boonus_symbol(kid: str) -> str:
+    return f"{id_child(kid)}.boonus"
+
+
+def id_stash(candy: str, n: int) -> str:
+    return f"stash.{candy}.{n}"
+
+
+def id_reward(i: int, what: str) -> str:
+    """Column i's reward: what is "star", "cauldron" or "pyramid"."""
+    return f"stash.reward.{i}.{what}"
+
+
+def id_cauldron(i: int) -> str:
+    return f"cauldron.{i}"
+
+
+def id_pyramid(n: int) -> str:
+    return f"pyramid.{n}"
+
+
+def id_pyramid_bar(level: int) -> str:
+    return f"pyramid.bar.{level}"
+
+
+def id_boonus_cell(symbol: str, j: int) -> str:
+    return f"boonus.{symbol}.{j}"
+
+
+def id_boonus_row(symbol: str) -> str:
+    return f"boonus.row.{symbol}"
+
+
+def id_boonus_bar(j: int) -> str:
+    return f"boonus.bar.{j}"
+
+
+def id_turn(n: int) -> str:
+    return f"track.turn.{n}"
+
+
+class Key(NamedTuple):
+    """An element, structured: its kind and numbers (0-based child, candy, column or box index;
+    1-based counts), and `what` (a reward's kind, a Boo-nus symbol)."""
+
+    kind: str
+    a: int = 0
+    b: int = 0
+    what: str = ""
+
+
+def _elements(doc: TrickySheet, t: Tables) -> list[tuple[Key, str]]:
     c = doc.content
     kids = sorted(c.children, key=lambda ch: ch.number)
-    out = [f"child.{k.id}.box.{v}" for k in kids for v in range(1, 7)]
-    out += [f"child.{k.id}.scare.{j}" for k in kids for j in (1, 2, 3)]
-    out += [f"child.{k.id}.power.{j}" for k in kids for j in range(1, len(k.powers) + 1)]
-    out += [f"child.{k.id}.boonus" for k in kids]
-    out += [f"stash.{cid}.{n}" for cid in t.candy_ids for n in range(1, 8)]
-    for i, r in enumerate(c.stash.rewards, 1):
-        out += [f"stash.reward.{i}.star"] if r.kind == "star" else [f"stash.reward.{i}.cauldron",
-                                                                     f"stash.reward.{i}.pyramid"]
-    out += [f"cauldron.{i}" for i in range(1, len(c.cauldron) + 1)]
-    out += [f"pyramid.{n}" for n in range(1, int(t.pyr_cum[-1]) + 1)]
-    out += [f"pyramid.bar.{lv}" for lv in range(1, len(t.pyr_cum) + 1)]
+    out = [(Key("box", i, v), id_box(k.id, v)) for i, k in enumerate(kids) for v in range(1, 7)]
+    out += [(Key("scare", i, j), id_scare(k.id, j)) for i, k in enumerate(kids) for j in (1, 2, 3)]
+    out += [(Key("power", i, j), id_power(k.id, j)) for i, k in enumerate(kids) for j in range(1, len(k.powers) + 1)]
+    out += [(Key("boonus_symbol", i), id_boonus_symbol(k.id)) for i, k in enumerate(kids)]
+    out += [(Key("stash", i, n), id_stash(cid, n)) for i, cid in enumerate(t.candy_ids) for n in range(1, 8)]
+    for i, r in enumerate(c.stash.rewards):
+        for what in (["star"] if r.kind == "star" else ["cauldron", "pyramid"]):
+            out.append((Key("reward", i, what=what), id_reward(i + 1, what)))
+    out += [(Key("cauldron", i), id_cauldron(i + 1)) for i in range(len(c.cauldron))]
+    out += [(Key("pyramid", n), id_pyramid(n)) for n in range(1, int(t.pyr_cum[-1]) + 1)]
+    out += [(Key("pyramid_bar", lv), id_pyramid_bar(lv)) for lv in range(1, len(t.pyr_cum) + 1)]
     for s, n in c.boonus_rows():
-        out += [f"boonus.{s}.{j}" for j in range(1, n + 1)]
-    out += [f"boonus.row.{s}" for s in BOONUS]
-    out += [f"boonus.bar.{j}" for j in range(1, int(t.boonus_len.max()) + 1)]
-    out += [f"track.turn.{n}" for n in range(1, c.turns + 1)]
+        out += [(Key("boonus_cell", j, what=s), id_boonus_cell(s, j)) for j in range(1, n + 1)]
+    out += [(Key("boonus_row", what=s), id_boonus_row(s)) for s in BOONUS]
+    out += [(Key("boonus_bar", j), id_boonus_bar(j)) for j in range(1, int(t.boonus_len.max()) + 1)]
+    out += [(Key("turn", n), id_turn(n)) for n in range(1, c.turns + 1)]
     return out
 
 
