@@ -212,7 +212,7 @@ def tiebreak(t: Tables, state: np.ndarray) -> np.ndarray:
 
 
 def reach_spec(t: Tables) -> tuple:
-    """What the end state says, as arrays for `finish_row`, built from the elements' keys (so
+    """What the end state says, as arrays for `_finish_rows`, built from the elements' keys (so
     it follows their order): per element the state column it reads and the least value that
     marks it (`>=`); the few read otherwise (`eq`: a stash column's reward choice, an exact value;
     `bar`: a Boo-nus column, every row long enough holding more than `thr` cells); per element its
@@ -271,42 +271,30 @@ def reach_spec(t: Tables) -> tuple:
 
 
 @numba.njit(cache=True, nogil=True)
-def finish_row(spec, row, reached, res):
-    """One end state: the elements it marked into reached [E]; score, unused powers, missed
-    collects and turns into res [4]."""
-    cols, thr, eq, bar, scored, weight, blen, plus, minus, misc = spec
-    for e in range(len(cols)):
-        reached[e] = row[cols[e]] >= thr[e]
-    for e in eq:
-        reached[e] = row[cols[e]] == thr[e]
-    for e in bar:
-        full = True
-        for r in range(len(blen)):
-            full &= blen[r] <= thr[e] or row[cols[e] + r] > thr[e]
-        reached[e] = full
-    score = 0
-    for i in range(len(scored)):
-        score += weight[i] * reached[scored[i]]
-    unused = 0
-    for c in plus:
-        unused += row[c]
-    for c in minus:
-        unused -= row[c]
-    res[0], res[1], res[2], res[3] = score, unused, row[misc[0]], row[misc[1]]
-
-
-@numba.njit(cache=True, nogil=True)
 def _finish_rows(spec, state, reached, res):
+    """End states [G, S]: the elements each marked into reached [G, E]; score, unused powers,
+    missed collects and turns into res [G, 4]."""
+    cols, thr, eq, bar, scored, weight, blen, plus, minus, misc = spec
     for g in range(state.shape[0]):
-        finish_row(spec, state[g], reached[g], res[g])
-
-
-def batch(state: np.ndarray, reached: np.ndarray, res: np.ndarray) -> Batch:
-    """A Batch from end states, what they reached and res [G, 4] (finish_row)."""
-    return Batch(score=res[:, 0], reached=reached, penalties=res[:, 2],  # missed collects
-                 unused_powers=res[:, 1],
-                 stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
-                 turns=res[:, 3], state=state)
+        row, got = state[g], reached[g]
+        for e in range(len(cols)):
+            got[e] = row[cols[e]] >= thr[e]
+        for e in eq:
+            got[e] = row[cols[e]] == thr[e]
+        for e in bar:
+            full = True
+            for r in range(len(blen)):
+                full &= blen[r] <= thr[e] or row[cols[e] + r] > thr[e]
+            got[e] = full
+        score = 0
+        for i in range(len(scored)):
+            score += weight[i] * got[scored[i]]
+        unused = 0
+        for c in plus:
+            unused += row[c]
+        for c in minus:
+            unused -= row[c]
+        res[g, 0], res[g, 1], res[g, 2], res[g, 3] = score, unused, row[misc[0]], row[misc[1]]
 
 
 def reached(t: Tables, state: np.ndarray) -> np.ndarray:
@@ -318,4 +306,7 @@ def finish(t: Tables, state: np.ndarray) -> Batch:
     reached = np.empty((len(state), len(t.elements)), np.bool_)
     res = np.empty((len(state), 4), np.int64)
     _finish_rows(reach_spec(t), state, reached, res)
-    return batch(state, reached, res)
+    return Batch(score=res[:, 0], reached=reached, penalties=res[:, 2],  # missed collects
+                 unused_powers=res[:, 1],
+                 stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
+                 turns=res[:, 3], state=state)

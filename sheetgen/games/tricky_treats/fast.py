@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
-from .board import Tables, batch, finish_row, layout_of, reach_spec, tables
+from .board import Tables, finish, layout_of, tables
 from .policy import (BAT_COST, BIG, CANDY_WEIGHT, K, MOON_SCARE_STEP, PYRAMID_LEVEL, SCARE_STEP, SKULL_SCARE,
                      SYMBOL_DONE, SYMBOL_STEP, THIRD_SCARE, Help, helps)
 
@@ -624,9 +624,8 @@ def _flat(tb, s, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _play(tab, games, dice, u, help_, spec, out, reached, res):
-    """Play every game: dice [G, T, 2], uniforms [G, T, K], help [G, 8]; end states into out,
-    what they reached and their scores into reached and res (board.finish_row).
+def _play(tab, games, dice, u, help_, out):
+    """Play every game: dice [G, T, 2], uniforms [G, T, K], help [G, 8]; end states into out.
     games[1] is a blank sheet (and the policy), copied to games[0] for each game."""
     tb, s = tab[0], games[0]
     for g in range(dice.shape[0]):
@@ -646,7 +645,6 @@ def _play(tab, games, dice, u, help_, spec, out, reached, res):
                 _plain(tb, s, a, b)
             s.turn += 1
         _flat(tb, s, out[g])
-        finish_row(spec, out[g], reached[g], res[g])
 
 
 @lru_cache(maxsize=16)
@@ -661,8 +659,7 @@ def play(doc, dice, u, policy: str, targets):
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"] = ALL36, policy != "random"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
-    reached = np.empty((len(dice), len(t.elements)), np.bool_)
-    res = np.empty((len(dice), 4), np.int64)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
-          help_rows(t, np.asarray(targets), policy == "cover"), reach_spec(t), out, reached, res)
-    return batch(out, reached, res)
+          help_rows(t, np.asarray(targets), policy == "cover"), out)
+    return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
+    # cached with the other file's code and not see it change)
