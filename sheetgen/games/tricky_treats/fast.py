@@ -112,13 +112,18 @@ def build(t: Tables) -> np.ndarray:
     return tab
 
 
-def help_rows(t: Tables, targets: np.ndarray, cover: bool) -> np.ndarray:
-    """[G, 8] what helps each game toward its cover target (nothing, for the other policies)."""
-    uniq, inv = np.unique(targets, return_inverse=True)
-    hs = [helps(t, int(e)) if cover else Help() for e in uniq]
-    rows = np.array([[h.boxes, h.candies, h.scare, h.cauldron, h.pyramid, h.cauldron_box, h.column,
+def help_table(t: Tables) -> np.ndarray:
+    """[E + 1, 8] what helps toward each element (rules.Help), then a row of nothing (target -1)."""
+    hs = [helps(t, e) for e in range(len(t.elements))] + [Help()]
+    return np.array([[h.boxes, h.candies, h.scare, h.cauldron, h.pyramid, h.cauldron_box, h.column,
                       h.star] for h in hs], i8)
-    return rows[inv.reshape(-1)]
+
+
+def help_rows(table: np.ndarray, targets: np.ndarray, cover: bool) -> np.ndarray:
+    """[G, 8] what helps each game toward its cover target (nothing, for the other policies)."""
+    if not cover:
+        return np.broadcast_to(table[-1], (len(targets), 8))
+    return table[np.where(targets < 0, len(table) - 1, targets)]
 
 
 jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds them)
@@ -649,17 +654,18 @@ def _play(tab, games, dice, u, help_, out):
 
 @lru_cache(maxsize=16)
 def _tables(doc_json: str):
-    """The sheet's Tables and TAB record, built once: the validator plays one sheet in many batches."""
+    """The sheet's Tables, TAB record and help table, built once: the validator plays one sheet in
+    many batches."""
     t = tables(TrickySheet.model_validate_json(doc_json))
-    return t, build(t)
+    return t, build(t), help_table(t)
 
 
 def play(doc, dice, u, policy: str, targets):
-    t, tab = _tables(doc.model_dump_json())
+    t, tab, table = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"] = ALL36, policy != "random"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
-          help_rows(t, np.asarray(targets), policy == "cover"), out)
+          np.ascontiguousarray(help_rows(table, np.asarray(targets), policy == "cover")), out)
     return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
     # cached with the other file's code and not see it change)
