@@ -162,6 +162,8 @@ def _scare_cost(s, c):
 @jit
 def _cauldron_value(tb, s):
     best = 0
+    if not s.greedy:  # values only guide greedy
+        return best
     for i in range(tb.n_caul):
         if not (s.caul >> i) & 1:
             best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
@@ -171,6 +173,8 @@ def _cauldron_value(tb, s):
 @jit
 def _pyramid_value(tb, s):
     """policy.pyramid_value: PYRAMID_LEVEL shared among the boxes left in the level being filled."""
+    if not s.greedy:
+        return 0
     for lv in range(tb.n_lev):
         if tb.pyr_cum[lv] > s.pyr:
             return PYRAMID_LEVEL // (tb.pyr_cum[lv] - s.pyr)
