@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-import numba
+from functools import lru_cache
+
 import numpy as np
 
 from ...validate.engine import Batch
@@ -270,7 +271,6 @@ def reach_spec(t: Tables) -> tuple:
     return spec
 
 
-@numba.njit(cache=True, nogil=True)
 def _finish_rows(spec, state, reached, res):
     """End states [G, S]: the elements each marked into reached [G, E]; score, unused powers,
     missed collects and turns into res [G, 4]."""
@@ -297,6 +297,15 @@ def _finish_rows(spec, state, reached, res):
         res[g, 0], res[g, 1], res[g, 2], res[g, 3] = score, unused, row[misc[0]], row[misc[1]]
 
 
+@lru_cache(maxsize=1)
+def _compiled_reader():
+    """_finish_rows compiled (and cached on disk) at its first use: importing the board (to draw
+    a sheet) does not import numba."""
+    import numba
+
+    return numba.njit(cache=True, nogil=True)(_finish_rows)
+
+
 def reached(t: Tables, state: np.ndarray) -> np.ndarray:
     """Every mark on the sheet is permanent, so what a game reached is read from its end state."""
     return finish(t, state).reached
@@ -305,7 +314,7 @@ def reached(t: Tables, state: np.ndarray) -> np.ndarray:
 def finish(t: Tables, state: np.ndarray) -> Batch:
     reached = np.empty((len(state), len(t.elements)), np.bool_)
     res = np.empty((len(state), 4), np.int64)
-    _finish_rows(reach_spec(t), state, reached, res)
+    _compiled_reader()(reach_spec(t), state, reached, res)
     return Batch(score=res[:, 0], reached=reached, penalties=res[:, 2],  # missed collects
                  unused_powers=res[:, 1],
                  stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move

@@ -15,7 +15,13 @@ hold both engines to the same end states. Shortcuts that keep the same decisions
   its r-th option by bit counts instead of listing the options;
 - a box's symbol value depends only on its child's free boxes: one table lookup (`symb`);
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
-  reference's queue).
+  reference's queue);
+- the random policy skips greedy's bookkeeping (candy values, option values).
+Compile time: the whole suite pays a cold compile in CI, and numba's cost is mostly per compiled
+function and per overload, so tiny helpers are written in place, arguments never vary in type
+(no literal-typed copies), and only `_play` is cached (its cache holds the helpers). The end
+state is read by board._finish_rows, compiled on its own: numba caches a caller with its callees'
+code and would not see a change in another file.
 """
 
 from __future__ import annotations
