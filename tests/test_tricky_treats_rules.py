@@ -53,7 +53,7 @@ def test_julies_turn(t):
     assert st.ready("bone") == 0 and st.stash[candy(t, "gumdrop")] == 1
     assert st.scares == [0, 0, 0, 0, 3, 0]  # no scare on doubles
     ids = t.elements
-    reached = B.reached(t, st.flat()[None, :])[0]
+    reached = st.reached()
     assert reached[ids.index("stash.gummy_bear.1")] and reached[ids.index("child.werewolf.scare.3")]
     assert reached[ids.index("child.skeleton.power.1")] and not reached[ids.index("child.skeleton.power.2")]
 

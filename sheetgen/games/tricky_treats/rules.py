@@ -49,7 +49,7 @@ import numpy as np
 
 from ...validate.driver import OUTCOMES, play as drive
 from ...validate.engine import Batch, Rules
-from .board import Tables, element_ids, finish, scores, tables
+from .board import Tables, element_ids, finish, reached as board_reached, scores, tables
 from .model import IMMEDIATE, POWERS, TrickyContent, TrickySheet
 from .policy import K, policy
 
@@ -168,6 +168,10 @@ class State:
 
     def score(self) -> int:
         return int(scores(self.t, self.flat()[None, :])[0])
+
+    def reached(self) -> np.ndarray:
+        """[E] bool: the elements (Tables.elements) this sheet has marked so far."""
+        return board_reached(self.t, self.flat()[None, :])[0]
 
     def flat(self) -> np.ndarray:
         parts = [[self.boxes >> b & 1 for b in range(36)], self.scares, self.stash,
