@@ -10,7 +10,11 @@
   files and the kits' Letter parts are the same pages); they and the kits' fronts (the slow
   WeasyPrint part) are kept by digest in `.sheetgen-cache/`, so a kit whose front did not change
   is only merged again.
-- Drawing and front layout run in worker processes; the same digests give the same bytes, so a
+- Each set of pages is composed once (kit.compose): the plan pickles it for its digest and the
+  drawing job draws from that pickle. Kits are planned first and each front (the longest job)
+  starts in a worker as soon as its kit is planned; the drawings follow, largest first, and each
+  kit is merged in a worker once its front and parts are made. With one worker the same jobs run
+  in this process, on copies of their arguments, so the same digests give the same bytes: a
   parallel, an incremental and a from-scratch build write identical files.
 """
 

@@ -8,8 +8,8 @@ What goes in a kit is discovered, never listed here:
 - the rules text, players, playing time and age come from the `rules-cards` layout, the single
   source of rules text; its cards are added once per game of the product.
 Sheets written on during play (kinds with a rules engine, status sheets and score pads) come in
-`--copies N`; boards, cards and tokens come once. Parts printed with backs (found by rendering
-them with and without backs) go last, so one page range prints double-sided.
+`--copies N`; boards, cards and tokens come once. Parts printed with backs (pages flagged
+`Page.back`) go last, so one page range prints double-sided.
 """
 
 from __future__ import annotations
