@@ -1,8 +1,9 @@
 """Time `sheetgen build` (every component PDF and every kit, A4 and Letter): from scratch in
 parallel (all cores) and in one process, a rebuild with nothing changed, and a rebuild after one
 layout changed (a colour in a copy of tricky-treats.yaml). Prints time, CPU time, pages, pages/s,
-what each rebuild made, and whether the parallel, serial and incremental outputs are
-byte-identical (every PDF compared).
+the outputs whose jobs took the most CPU (drawing; a kit's front layout and merge), what each
+rebuild made, and whether the parallel, serial and incremental outputs are byte-identical (every
+PDF compared).
 
 Run: python benchmarks/build.py [--runs N]
 """
@@ -10,6 +11,7 @@ Run: python benchmarks/build.py [--runs N]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -61,12 +63,14 @@ def main() -> None:
             layouts = tmp / "layouts"
             shutil.copytree(ROOT / "layouts", layouts)
             par, ser = tmp / "parallel", tmp / "serial"
-            wall, cpu_s, _ = sheetgen_build(par, layouts=layouts)
+            wall, cpu_s, out = sheetgen_build(par, "--json", layouts=layouts)
             files = pdfs(par)
+            costly = sorted(json.loads(out)["files"], key=lambda f: -f["seconds"])[:6]
             pages = sum(len(PdfReader(par / f).pages) for f in files)
             kits = [f for f in files if "-kit" in f]
             print(f"run {run}: {len(files)} PDFs ({len(kits)} kits), {pages} pages")
             print(line("  full build, parallel", wall, cpu_s, pages))
+            print("    most CPU: " + ", ".join(f"{Path(f['path']).name} {f['seconds']:.2f} s" for f in costly))
             wall, cpu_s, _ = sheetgen_build(ser, "--workers", "1", layouts=layouts)
             print(line("  full build, one process", wall, cpu_s, pages))
             wall, cpu_s, out = sheetgen_build(par, layouts=layouts)

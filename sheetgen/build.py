@@ -10,7 +10,11 @@
   files and the kits' Letter parts are the same pages); they and the kits' fronts (the slow
   WeasyPrint part) are kept by digest in `.sheetgen-cache/`, so a kit whose front did not change
   is only merged again.
-- Drawing and front layout run in worker processes; the same digests give the same bytes, so a
+- Each set of pages is composed once (kit.compose): the plan pickles it for its digest and the
+  drawing job draws from that pickle. Kits are planned first and each front (the longest job)
+  starts in a worker as soon as its kit is planned; the drawings follow, largest first, and each
+  kit is merged in a worker once its front and parts are made. With one worker the same jobs run
+  in this process, on copies of their arguments, so the same digests give the same bytes: a
   parallel, an incremental and a from-scratch build write identical files.
 """
 
@@ -24,7 +28,7 @@ import os
 import pickle
 import shutil
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
@@ -55,7 +59,7 @@ class Result:
     path: Path
     pages: int
     bytes: int
-    seconds: float
+    seconds: float  # CPU seconds of the jobs that made it (drawing; front layout and merge)
     status: str  # built | unchanged | failed
     error: str = ""  # failed: the one-line error
 
@@ -64,6 +68,7 @@ class Result:
 class Plan:
     outputs: list[Output] = field(default_factory=list)
     specs: dict[str, tuple] = field(default_factory=dict)  # part digest -> spec
+    scenes: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # part digest -> title, pickled pages
     inputs: set[str] = field(default_factory=set)  # files read (layouts and what they extend)
     failed: dict[str, str] = field(default_factory=dict)  # output name -> its one-line error
 
@@ -112,10 +117,11 @@ def file_sha(path: Path) -> str | None:
 
 def _layout_pages(path: Path, base_url: str | None):
     """(Loaded, pages) of a layout file as shipped."""
-    from .kinds import Options, load, render_pages
+    from .kinds import Options, load
+    from .kit import compose
 
     loaded = load(path)
-    return loaded, render_pages(loaded, Options(base_url=base_url))
+    return loaded, compose(loaded, Options(base_url=base_url))
 
 
 def _pages(spec: tuple):
@@ -129,11 +135,11 @@ def _pages(spec: tuple):
     return part.title, pages
 
 
-def _draw(spec: tuple) -> bytes:
+def _draw(title: str, scene: bytes) -> bytes:
+    """A component's PDF from its pickled pages (composed once, by the plan)."""
     from .draw import pdf_bytes
 
-    title, pages = _pages(spec)
-    return pdf_bytes(pages, title)
+    return pdf_bytes(pickle.loads(scene), title)
 
 
 def _front(k) -> tuple[bytes, list[int]]:
@@ -143,12 +149,53 @@ def _front(k) -> tuple[bytes, list[int]]:
     return k.front, [p.pages for p in k.parts if p.role != "component"]
 
 
-def plan(out_dir: Path, code: str, base_url: str | None = None) -> Plan:
-    """Every output with its digest (scenes composed, nothing drawn)."""
+def _merge(k, front: tuple[bytes, list[int]], parts: dict[str, bytes]) -> tuple[bytes, int]:
+    """A kit's PDF and page count from its laid-out front and its parts' PDFs."""
+    from . import kit
+
+    k.front = front[0]
+    kit.number(k, front[1])
+    for part in k.components:
+        part.pdf = parts[part.key]
+    return kit.merge(k), sum(part.pages for part in k.parts)
+
+
+def plan(out_dir: Path, code: str, base_url: str | None = None, ready=None) -> Plan:
+    """Every output with its digest (scenes composed, nothing drawn). `ready(output)` is called as
+    soon as an output is planned; kits are planned first, so that their fronts (the longest jobs)
+    can start while the rest is planned."""
     from . import kit
     from .kinds import known_layouts
 
     result = Plan()
+    digests: dict[int, str] = {}  # id(pages) -> digest: pages composed once are pickled once
+
+    def scene(title: str, pages: list, spec: tuple) -> str:
+        if id(pages) not in digests:
+            data = pickle.dumps(pages, 5)
+            digests[id(pages)] = d = sha(code, title, data)
+            result.specs.setdefault(d, spec)
+            result.scenes.setdefault(d, (title, data))
+        return digests[id(pages)]
+
+    def part(c, paper, copies):
+        p, pages = kit.component_pages(c, paper, copies, base_url)
+        p.key = scene(p.title, pages, ("part", c, paper, copies, base_url))
+        return p
+
+    kits = []
+    for product in kit.products():
+        for paper in kit.PAPER_NAMES:
+            try:
+                k = kit.start(product, paper, 1, render=part)
+            except SheetgenError as exc:
+                result.failed[kit.default_name(product, paper)] = str(exc)
+                continue
+            front = replace(k, parts=[replace(p, key="") for p in k.parts])
+            kits.append(Output(kit.default_name(product, paper), sha(code, repr(k)), kit=k,
+                               front=sha(code, repr(front))))
+            if ready:
+                ready(kits[-1])
     for path in known_layouts():
         spec = ("layout", path, base_url)
         try:  # a layout that fails costs its own output (and the kits using it), not the build
@@ -158,26 +205,11 @@ def plan(out_dir: Path, code: str, base_url: str | None = None) -> Plan:
             continue
         title = loaded.doc.title  # the files it was read from (with what it extends) are inputs
         result.inputs |= {str(Path(f).resolve()) for f in {f for f, _ in loaded.lines.values()}}
-        digest = sha(code, title, pickle.dumps(pages, 5))
-        result.specs[digest] = spec
-        result.outputs.append(Output(f"{path.stem}.pdf", digest, spec, pages=len(pages)))
-
-    def part(c, paper, copies):
-        p, pages = kit.component_pages(c, paper, copies, base_url)
-        p.key = sha(code, p.title, pickle.dumps(pages, 5))
-        result.specs[p.key] = ("part", c, paper, copies, base_url)
-        return p
-
-    for product in kit.products():
-        for paper in kit.PAPER_NAMES:
-            try:
-                k = kit.start(product, paper, 1, render=part)
-            except SheetgenError as exc:
-                result.failed[kit.default_name(product, paper)] = str(exc)
-                continue
-            front = replace(k, parts=[replace(p, key="") for p in k.parts])
-            result.outputs.append(Output(kit.default_name(product, paper), sha(code, repr(k)), kit=k,
-                                         front=sha(code, repr(front))))
+        result.outputs.append(Output(f"{path.stem}.pdf", scene(title, pages, spec), spec,
+                                     pages=len(pages)))
+        if ready:
+            ready(result.outputs[-1])
+    result.outputs += kits
     return result
 
 
@@ -216,6 +248,41 @@ def _pool(workers: int):
     return ProcessPoolExecutor(workers, mp_context=context)
 
 
+def _done(value, seconds: float = 0.0) -> Future:
+    f = Future()
+    f.set_result((value, seconds))
+    return f
+
+
+def _timed(fn, *args):
+    """(fn(*args), CPU seconds it took)."""
+    t = time.process_time()
+    return fn(*args), time.process_time() - t
+
+
+class Jobs:
+    """Drawing, front layout and merging: in `workers` processes, forked at the first job (so
+    they start with what is loaded by then), or with one worker here, each job on a copy of its
+    arguments as a worker gets them. Jobs start in the order they are given; a job's future holds
+    (its value, its CPU seconds)."""
+
+    def __init__(self, workers: int):
+        self.workers, self.pool = workers, None
+
+    def submit(self, fn, *args) -> Future:
+        if self.workers == 1:
+            return _done(*_timed(fn, *pickle.loads(pickle.dumps(args, 5))))
+        if self.pool is None:
+            if fn is _front:
+                importlib.import_module("weasyprint")  # imported once, before the workers fork
+            self.pool = _pool(self.workers)
+        return self.pool.submit(_timed, fn, *args)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
 def _read_manifest(path: Path) -> dict:
     try:
         data = json.loads(path.read_text())
@@ -246,40 +313,58 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
     cache = Cache(out_dir / CACHE)
     if force and cache.root.exists():
         shutil.rmtree(cache.root)
-    p = plan(out_dir, code, base_url)
-    todo = [o for o in p.outputs if not _intact(out_dir, previous.get(o.name), o.name, o.digest)]
-    making = {o.name for o in todo}
-    needed = {o.digest for o in todo if o.spec} | {part.key for o in todo if o.kit
-                                                   for part in o.kit.components}
-    parts = {d: data for d in needed if (data := cache.get(d)) is not None}
-    fronts = {o.front: f for o in todo if o.kit and (f := cache.front(o.front))}
-    draw = sorted(needed - parts.keys())
-    lay = list({o.front: o for o in todo if o.kit and o.front not in fronts}.values())
-    workers = workers or os.cpu_count() or 1
-    if workers > 1 and len(draw) + len(lay) > 1:
-        if lay:
-            importlib.import_module("weasyprint")  # imported once, before the workers fork
-        with _pool(min(workers, len(draw) + len(lay))) as pool:
-            laid = {o.front: pool.submit(_front, o.kit) for o in lay}  # the slow ones first
-            drawn = {d: pool.submit(_draw, p.specs[d]) for d in draw}
-            parts |= {d: f.result() for d, f in drawn.items()}
-            fronts |= {d: f.result() for d, f in laid.items()}
-    else:
-        parts |= {d: _draw(p.specs[d]) for d in draw}
-        fronts |= {o.front: _front(o.kit) for o in lay}
-    for d in draw:
-        cache.put(d, parts[d])
-    for o in lay:
-        cache.put(o.front, *fronts[o.front])
+    jobs = Jobs(workers or os.cpu_count() or 1)
+    drawn: dict[str, Future | None] = {}  # part digest -> its PDF (None: to draw once planned)
+    fronts: dict[str, Future] = {}  # front digest -> (PDF, front part pages)
+    todo: list[Output] = []
+    laid: list[str] = []  # fronts being laid out (the others are cached)
+
+    def want(digest: str) -> None:
+        if digest not in drawn:
+            data = cache.get(digest)
+            drawn[digest] = _done(data) if data is not None else None
+
+    def ready(o: Output) -> None:  # planned: start its front, note its drawings
+        if _intact(out_dir, previous.get(o.name), o.name, o.digest):
+            return
+        todo.append(o)
+        if o.kit:
+            if o.front not in fronts:
+                f = cache.front(o.front)
+                fronts[o.front] = _done(f) if f else jobs.submit(_front, o.kit)
+                if not f:
+                    laid.append(o.front)
+            for part in o.kit.components:
+                want(part.key)
+        else:
+            want(o.digest)
+
+    try:
+        p = plan(out_dir, code, base_url, ready)
+        new = sorted((d for d, f in drawn.items() if f is None), key=lambda d: -len(p.scenes[d][1]))
+        for d in new:  # the largest first: the last jobs are the short ones
+            drawn[d] = jobs.submit(_draw, *p.scenes[d])
+        merged = _merge_kits([o for o in todo if o.kit], drawn, fronts, jobs)
+        made = {d: f.result() for d, f in drawn.items()}
+    finally:
+        jobs.close()
+    for d in new:
+        cache.put(d, made[d][0])
+    for d in laid:
+        cache.put(d, *fronts[d].result()[0])
 
     results, entries = [], {}
+    making = {o.name for o in todo}
     for o in p.outputs:
         path = out_dir / o.name
         if o.name in making:
-            t = time.perf_counter()
-            data = parts[o.digest] if o.spec else _kit_pdf(o, parts, fronts[o.front])
+            if o.kit:  # CPU seconds of the jobs that made it (composing is not counted)
+                (data, o.pages), cpu = merged[o.name][0], sum(f[1] for f in (
+                    merged[o.name], fronts[o.front].result()))
+            else:
+                data, cpu = made[o.digest]
             write_atomic(path, data)
-            results.append(Result(path, o.pages, len(data), time.perf_counter() - t, "built"))
+            results.append(Result(path, o.pages, len(data), cpu, "built"))
         else:
             e = previous[o.name]
             o.pages = e["pages"]
@@ -297,16 +382,21 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
     return results + [Result(out_dir / n, 0, 0, 0.0, "failed", e) for n, e in sorted(p.failed.items())]
 
 
-def _kit_pdf(o: Output, parts: dict[str, bytes], front: tuple[bytes, list[int]]) -> bytes:
-    from . import kit
-
-    k = o.kit
-    k.front = front[0]
-    kit.number(k, front[1])
-    for part in k.components:
-        part.pdf = parts[part.key]
-    o.pages = sum(part.pages for part in k.parts)
-    return kit.merge(k)
+def _merge_kits(kits: list[Output], drawn: dict[str, Future], fronts: dict[str, Future],
+                jobs: Jobs) -> dict[str, tuple]:
+    """Merge each kit as soon as its front and parts are made: name -> (PDF, pages)."""
+    waiting, merging = list(kits), {}
+    while waiting:
+        for o in [o for o in waiting if fronts[o.front].done()
+                  and all(drawn[part.key].done() for part in o.kit.components)]:
+            waiting.remove(o)
+            merging[o.name] = jobs.submit(_merge, o.kit, fronts[o.front].result()[0],
+                                          {p.key: drawn[p.key].result()[0] for p in o.kit.components})
+        pending = {f for o in waiting for f in [fronts[o.front], *(drawn[p.key] for p in o.kit.components)]
+                   if not f.done()}
+        if pending:
+            wait(pending, return_when=FIRST_COMPLETED)
+    return {name: f.result() for name, f in merging.items()}  # ((PDF, pages), CPU s)
 
 
 def table(results: list[Result], seconds: float):
@@ -315,7 +405,7 @@ def table(results: list[Result], seconds: float):
 
     built = sum(r.status == "built" for r in results)
     t = Table(title=f"sheetgen build: {built} of {len(results)} files made in {seconds:.1f} s")
-    for col in ("file", "pages", "KiB", "seconds", "status"):
+    for col in ("file", "pages", "KiB", "CPU s", "status"):
         t.add_column(col, justify="left" if col in ("file", "status") else "right")
     for r in results:
         t.add_row(str(r.path), str(r.pages), f"{r.bytes / 1024:.0f}", f"{r.seconds:.2f}", r.status)

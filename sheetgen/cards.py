@@ -212,7 +212,7 @@ def impose_cards(fronts: list[list[Item]], backs: list[list[Item]] | None,
         sheet = first // g.per_page + 1
         sides = [("fronts", False)] + ([("backs", True)] if show_backs else [])
         for side, is_back in sides:
-            page = Page(g.page_w, g.page_h, label=f"{label} {sheet} {side}".strip())
+            page = Page(g.page_w, g.page_h, label=f"{label} {sheet} {side}".strip(), back=is_back)
             items: list[Item] = []
             taken = {g.slot(i - first, back=is_back) for i in chunk}
             for i in chunk:
@@ -341,7 +341,7 @@ def pod_pages(fronts: list[list[Item]], backs: list[list[Item]] | None, size: tu
         sides = [("front", art)] + ([("back", backs[i % len(backs)])] if backs else [])
         for side, items in sides:
             page = Page(w + 2 * bleed, h + 2 * bleed, label=f"{label} {i + 1}".strip() if side == "front"
-                        else "", bleed=bleed)
+                        else "", bleed=bleed, back=side == "back")
             page.add(Group(tuple(items), bleed, bleed, id=f"card.{i + 1}.{side}",
                            clip=(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed),
                            form=_form_name(items, {})))

@@ -9,8 +9,8 @@ What goes in a kit is discovered, never listed here:
 - the rules text, players, playing time and age come from the `rules-cards` layout, the single
   source of rules text; its cards are added once per game of the product.
 Sheets written on during play (kinds with a rules engine, status sheets and score pads) come in
-`--copies N`; boards, cards and tokens come once. Parts printed with backs (found by rendering
-them with and without backs) go last, so one page range prints double-sided.
+`--copies N`; boards, cards and tokens come once. Parts printed with backs (pages flagged
+`Page.back`) go last, so one page range prints double-sided.
 """
 
 from __future__ import annotations
@@ -163,15 +163,28 @@ def consumable(kind_name: str) -> bool:
     return k.rules is not None or k.consumable
 
 
+_COMPOSED: dict[tuple, list] = {}
+
+
+def compose(loaded: Loaded, opts: Options) -> list:
+    """`render_pages`, once per process for the same kind, layout content and options: an A4
+    layout file and an A4 kit's part, a -letter file and a Letter kit's part are composed once."""
+    linked = opts.base_url or loaded.doc.layout.base_url  # QR links name the file
+    key = (loaded.kind.name, loaded.doc.model_dump_json(), repr(opts), loaded.name if linked else "")
+    if key not in _COMPOSED:
+        if len(_COMPOSED) >= 256:  # a long-running `serve` keeps the latest only
+            del _COMPOSED[next(iter(_COMPOSED))]
+        _COMPOSED[key] = render_pages(loaded, opts)
+    return _COMPOSED[key]
+
+
 def component_pages(c: Component, paper: str, copies: int,
                     base_url: str | None = None) -> tuple[Part, list]:
-    """A component's part (its PDF not drawn yet) and its pages."""
+    """A component's part (its PDF not drawn yet) and its pages; a part with back pages prints
+    double-sided."""
     n = copies if consumable(c.kind) else 1
-    opts = Options(paper=paper, copies=n, game=c.game, base_url=base_url)
-    loaded = _load(c.path, paper)
-    pages = render_pages(loaded, opts)
-    fronts = render_pages(loaded, Options(paper=paper, copies=n, game=c.game, backs=False))
-    return Part(c.title, len(pages), "component", copies=n, duplex=len(fronts) != len(pages),
+    pages = compose(_load(c.path, paper), Options(paper=paper, copies=n, game=c.game, base_url=base_url))
+    return Part(c.title, len(pages), "component", copies=n, duplex=any(p.back for p in pages),
                 note=c.note, consumable=consumable(c.kind)), pages
 
 

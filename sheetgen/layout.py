@@ -10,6 +10,7 @@ came from, so a validation error can name them.
 
 from __future__ import annotations
 
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -106,10 +107,23 @@ def _expanded_size(node: yaml.Node, shown: str) -> None:
                             file=shown, line=1, fix="remove the repeated '*alias' references")
 
 
+_PARSED: dict[tuple[str, str], bytes] = {}  # (shown, text) -> pickled (data, lines)
+
+
 def _read_yaml(path: Path) -> tuple[Any, dict[tuple, Where]]:
-    """Parse one file; return its data and a map from key path to (file, line)."""
+    """Parse one file; return its data and a map from key path to (file, line). The same text is
+    parsed once per process (a build reads each layout for several outputs); callers get a copy."""
     shown = _shown(path)
     text = read_text(path)
+    key = (shown, text)
+    if key not in _PARSED:
+        if len(_PARSED) >= 256:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = pickle.dumps(_parse_yaml(text, shown), 5)
+    return pickle.loads(_PARSED[key])
+
+
+def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[tuple, Where]]:
     try:
         _bounded(text, shown)
         loader = LOADER(text)

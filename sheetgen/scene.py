@@ -123,6 +123,7 @@ class Page:
     items: list[Item] = field(default_factory=list)
     label: str = ""  # shown in PDF outlines
     bleed: float = 0.0  # mm of bleed around the trim at the page edge (print-on-demand cards)
+    back: bool = False  # the backs of the page before it: the part prints double-sided
 
     def add(self, *items: Item) -> None:
         self.items.extend(items)

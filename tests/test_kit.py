@@ -165,6 +165,23 @@ def test_same_options_give_the_same_bytes_across_processes(tmp_path, build_out):
     assert out.read_bytes() == (build_out / "roll-and-fight-kit.pdf").read_bytes()
 
 
+def test_back_pages_are_flagged_and_make_a_part_double_sided():
+    """A part prints double-sided when its pages carry backs: the flagged pages are exactly those
+    that --no-backs leaves out, and a sheet without backs has none."""
+    seen = set()
+    for c in kit.components("ghosts-love-candy-too"):
+        part, pages = kit.component_pages(c, "a4", 1)
+        fronts = render_pages(load(c.path, Options(paper="a4")),
+                              Options(paper="a4", game=c.game, backs=False))
+        flagged = [p for p in pages if p.back]
+        assert part.duplex == bool(flagged), c.title
+        assert len(fronts) == len(pages) - len(flagged), c.title
+        if flagged:  # each back follows its page of fronts
+            assert all(not pages[i - 1].back for i, p in enumerate(pages) if p.back), c.title
+        seen.add(part.duplex)
+    assert seen == {True, False}
+
+
 def test_copies_multiply_sheets_but_not_boards_or_cards():
     parts = [(kit.render_component(c, "a4", 1), kit.render_component(c, "a4", 2))
              for c in kit.components("run-for-your-life")]

@@ -140,9 +140,22 @@ def _sizes(top: float, bottom: float) -> list[float]:
     return [round(top - i * STEP, 2) for i in range(n + 1)]
 
 
+_FLOWED: dict[tuple, list[Card]] = {}
+
+
 def flow(game: RulesGame, frame: Frame, size: float, min_size: float) -> list[Card]:
     """The game's cards: as few as fit at `min_size` (or at most `game.cards`, down to 6 pt), at
-    the largest size that keeps that count."""
+    the largest size that keeps that count. Flowed once per process for the same game and frame
+    (a build shows each game in the full deck and in its kits on both papers)."""
+    key = (game.model_dump_json(), frame, size, min_size)
+    if key not in _FLOWED:
+        if len(_FLOWED) >= 64:
+            del _FLOWED[next(iter(_FLOWED))]
+        _FLOWED[key] = _flow(game, frame, size, min_size)
+    return list(_FLOWED[key])
+
+
+def _flow(game: RulesGame, frame: Frame, size: float, min_size: float) -> list[Card]:
     for sec in game.sections:
         if text_width_mm(sec.heading + CONT, frame.heading_size, bold=True) > frame.w:
             raise SheetgenError(f"heading '{sec.heading}' of {game.name} is too wide for the card",
