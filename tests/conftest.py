@@ -211,7 +211,9 @@ NO_GAMES = ["test_install.py",  # its venv compiles its own copy of the engines:
             "test_status_sheet.py", "test_roll_dice.py", "test_rules_cards_text.py",
             "test_print_defects.py", "test_print_on_demand.py", "test_paper_dice.py", "test_mat.py",
             "test_tokens.py", "test_kit_documents.py", "test_bad_layouts.py", "test_boards.py",
-            "test_printshop.py", "test_score_pad.py"]
+            "test_printshop.py", "test_score_pad.py",
+            # the validator on its toy game (tests/validate_toy.py), the race engine, the search path
+            "test_validate.py", "test_report.py", "test_race.py", "test_search_path.py"]
 # the others that cost most, heaviest first; any module not named runs after these
 HEAVY = ["test_validate_games.py", "test_variant.py", "test_haunt_the_block_engines.py",
          "test_search.py", "test_serve_browser.py", "test_boogaloo_sheet.py", "test_properties.py"]
