@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import sheetgen  # sets NUMBA_CACHE_DIR (the per-user cache) for this process and those it starts
+import sheetgen as _package  # noqa: F401  sets NUMBA_CACHE_DIR for this process and its children
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUTS = ROOT / "layouts"
@@ -199,12 +199,14 @@ def page_texts(pdf_path: Path) -> tuple[str, ...]:
 
 # --- The numba engines, compiled once per session -------------------------------------------------
 # On an empty cache (a fresh clone: numba keys its cache by the source's path) each pytest-xdist
-# worker and each `sheetgen validate` a test starts would compile the same engines again (about 45 s
-# of CPU for the three). Instead the controller starts tests/warm_engines.py, which compiles them
-# while holding WARM_LOCK; modules not in NO_GAMES wait for that lock before their first test, and
-# NO_GAMES modules run first (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps this order).
-WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]}.lock"
-# modules that play no game with a compiled engine in this checkout, heaviest first (CPU s, 2026-12-01)
+# worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
+# of CPU for the three in one process, 2026-12-01). Instead the controller starts
+# tests/warm_engines.py, which compiles them while holding WARM_LOCK; modules not in NO_GAMES wait
+# for that lock before their first test, and NO_GAMES modules run first
+# (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps this order).
+_CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]  # one lock per checkout
+WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{_CHECKOUT}.lock"
+# modules that play no game with a compiled engine of this checkout, heaviest first (2026-12-01)
 NO_GAMES = ["test_install.py",  # its venv compiles its own copy of the engines: nothing to share
             "test_kit.py", "test_cards.py", "test_print_rules.py", "test_bom.py", "test_build.py",
             "test_fillable.py", "test_rules_cards.py", "test_booklet.py", "test_robust.py",

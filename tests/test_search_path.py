@@ -152,6 +152,9 @@ def test_numba_cache_is_per_user_and_first_compile_is_announced(tmp_path, monkey
     assert os.environ["NUMBA_CACHE_DIR"].startswith(sheetgen.cache_dir())
     assert "site-packages" not in os.environ["NUMBA_CACHE_DIR"]
     rules = "sheetgen.games.tricky_treats.rules"
+    # numba reads NUMBA_CACHE_DIR once, when first imported: import the engines (and numba) before
+    # pointing it at tmp_path, or this process's later games compile into tmp_path from scratch
+    assert jit.compiled_module(rules) and jit.compiled_module("sheetgen.games.boogaloo.rules")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     line = jit.notice(rules, "fast")
     assert line and "compiling" in line and f"about {jit.COMPILE_SECONDS} s" in line

@@ -17,7 +17,7 @@ def cold_rules(layouts: Path) -> dict[str, str]:
     from sheetgen import jit, kinds
 
     found = {}
-    for path in sorted(layouts.glob("*.yaml")):
+    for path in sorted(layouts.glob("*.yaml"), key=lambda p: (len(p.stem), p.stem)):  # shipped, not -letter
         try:
             rules = kinds.load(path.stem).kind.rules
         except Exception:  # a broken layout is the tests' business, not the warmer's
