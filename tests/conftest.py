@@ -234,8 +234,11 @@ def pytest_configure(config):
         return  # an xdist worker (the controller started the warmer), or nothing to compile
     if config.args and all(Path(a.split("::")[0]).name in NO_GAMES for a in config.args):
         return  # only modules that play no game were asked for
-    WARM_LOCK.parent.mkdir(parents=True, exist_ok=True)
-    lock = open(WARM_LOCK, "a")
+    try:
+        WARM_LOCK.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(WARM_LOCK, "a")
+    except OSError:  # no writable cache: numba cannot cache either; each process compiles
+        return
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:  # another session of this checkout is compiling them: wait for it
@@ -257,9 +260,12 @@ def pytest_unconfigure(config):
 
 def wait_for_engines() -> None:
     """Return once no warmer is compiling this checkout's engines (at once when none is)."""
-    if WARM_LOCK.exists():
-        with open(WARM_LOCK, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_SH)
+    try:
+        lock = open(WARM_LOCK, "r")
+    except OSError:  # no warmer ever ran here
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
 
 
 @pytest.fixture(scope="module", autouse=True)
