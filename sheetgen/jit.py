@@ -7,8 +7,10 @@ with about how long it takes, instead of sitting silent at 0 %.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
+import pickle
 from pathlib import Path
 
 # measured (Tricky Treats, empty cache, 2 cores): 25 s quiet, 50-100 s busy; 3 s once cached
@@ -27,10 +29,26 @@ def compiled_module(rules_module: str):
 
 
 def is_cached(mod) -> bool:
-    """True when numba's cache holds compiled code for this module's source file."""
-    root, src = os.environ.get("NUMBA_CACHE_DIR"), Path(mod.__file__)
-    # numba keeps a module's index files in a folder named after the source's folder
-    return bool(root) and any(Path(root).glob(f"{src.parent.name}_*/{src.stem}.*.nbi"))
+    """True when numba's cache holds code compiled from this very source file (path and content)."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return False
+    src = Path(os.path.abspath(mod.__file__))
+    # numba's folder for a source file: its folder's name and the SHA-1 of that folder's path
+    folder = Path(root) / f"{src.parent.name}_{hashlib.sha1(str(src.parent).encode()).hexdigest()}"
+    stat, data = src.stat(), src.read_bytes()
+    fresh = (hashlib.sha256(data).digest(), (stat.st_mtime, stat.st_size))  # numba >= 0.61, older
+    return any(_stamp(index) in fresh for index in folder.glob(f"{src.stem}.*.nbi"))
+
+
+def _stamp(index: Path):
+    """The source stamp a numba index file was written for (None if unreadable)."""
+    try:
+        with open(index, "rb") as f:
+            pickle.load(f)  # numba's version
+            return pickle.loads(f.read())[0]
+    except Exception:  # a half-written or foreign file: not a usable cache
+        return None
 
 
 def notice(rules_module: str | None, engine: str) -> str | None:

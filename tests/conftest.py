@@ -1,14 +1,20 @@
-"""Shared test helpers: run the CLI as a user would, and read PDFs."""
+"""Shared test helpers: run the CLI as a user would, and read PDFs. Also: the numba engines are
+compiled once per session, in the background, while the tests that play no game run first."""
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+
+import sheetgen as _package  # noqa: F401  sets NUMBA_CACHE_DIR for this process and its children
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUTS = ROOT / "layouts"
@@ -32,8 +38,8 @@ def run():
     return sheetgen
 
 
-def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
-    """Run `sheetgen ARGS` in this process: (exit status, stdout bytes, stderr text)."""
+def _main(args: tuple[str, ...]) -> int:
+    """sheetgen.cli.main with ARGS in this process; its exit status."""
     import signal
 
     from sheetgen import cli as command, resources
@@ -48,8 +54,33 @@ def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
         sys.argv = old
         signal.signal(signal.SIGTERM, handler)  # the command installs its own
         resources.reset_layout_dirs()
+    return done.value.code
+
+
+def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
+    """Run `sheetgen ARGS` in this process: (exit status, stdout bytes, stderr text)."""
+    status = _main(args)
     out, err = capsysbinary.readouterr()
-    return done.value.code, out, err.decode()
+    return status, out, err.decode()
+
+
+def sheetgen_here(*args: str) -> subprocess.CompletedProcess:
+    """`sheetgen ARGS` as `sheetgen()` runs it (from the checkout, text output) but in this process,
+    through sheetgen.cli.main: no interpreter start-up, and usable in module fixtures (`main` is
+    per test). Use `sheetgen()` only for what a fresh process alone shows."""
+    import contextlib
+    import io
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in "12")
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = _main(args)
+    finally:
+        os.chdir(here)
+    text = [stream.buffer.getvalue().decode() for stream in (out, err)]
+    return subprocess.CompletedProcess(["sheetgen", *args], status, *text)
 
 
 @pytest.fixture
@@ -175,3 +206,86 @@ def qr_urls(pdf: Path) -> list[str]:
     image = doc[0].render(scale=200 / 72).to_pil()
     doc.close()
     return [r.text for r in zxingcpp.read_barcodes(image)]
+
+
+# --- The numba engines, compiled once per session -------------------------------------------------
+# On an empty cache (a fresh clone: numba keys its cache by the source's path) each pytest-xdist
+# worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
+# of CPU for the three in one process, 2026-12-01). Instead the controller starts
+# tests/warm_engines.py, which compiles them while holding WARM_LOCK; modules not in NO_GAMES wait
+# for that lock before their first test, and NO_GAMES modules run first
+# (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps this order).
+_CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]  # one lock per checkout
+WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{_CHECKOUT}.lock"
+# modules that play no game with a compiled engine of this checkout, heaviest first (2026-12-01)
+NO_GAMES = ["test_install.py",  # its venv compiles its own copy of the engines: nothing to share
+            "test_kit.py", "test_cards.py", "test_print_rules.py", "test_bom.py", "test_build.py",
+            "test_fillable.py", "test_rules_cards.py", "test_booklet.py", "test_robust.py",
+            "test_status_sheet.py", "test_roll_dice.py", "test_rules_cards_text.py",
+            "test_print_defects.py", "test_print_on_demand.py", "test_paper_dice.py", "test_mat.py",
+            "test_tokens.py", "test_kit_documents.py", "test_bad_layouts.py", "test_boards.py",
+            "test_printshop.py", "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py",
+            # the validator on its toy game (tests/validate_toy.py), the race engine, the search path
+            "test_validate.py", "test_report.py", "test_race.py", "test_search_path.py"]
+# the others that cost most, heaviest first; any module not named runs after these
+HEAVY = ["test_validate_games.py", "test_variant.py", "test_haunt_the_block_engines.py",
+         "test_search.py", "test_serve_browser.py", "test_boogaloo_sheet.py", "test_properties.py"]
+
+
+def cold_engines() -> list[Path]:
+    """The compiled (numba) engines of this checkout that numba's cache does not hold yet."""
+    from sheetgen import jit
+
+    return [p for p in sorted((ROOT / "sheetgen" / "games").glob("*/fast.py"))
+            if "numba" in p.read_text() and not jit.is_cached(SimpleNamespace(__file__=str(p)))]
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or not cold_engines():
+        return  # an xdist worker (the controller started the warmer), or nothing to compile
+    if config.args and all(Path(a.split("::")[0]).name in NO_GAMES for a in config.args):
+        return  # only modules that play no game were asked for
+    try:
+        WARM_LOCK.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(WARM_LOCK, "a")
+    except OSError:  # no writable cache: numba cannot cache either; each process compiles
+        return
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:  # another session of this checkout is compiling them: wait for it
+        lock.close()
+        return
+    # the warmer inherits the locked file and holds the lock until it exits, however it exits
+    config.sheetgen_warmer = subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "warm_engines.py"), str(lock.fileno()), str(LAYOUTS)],
+        pass_fds=(lock.fileno(),), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    lock.close()
+
+
+def pytest_unconfigure(config):
+    warmer = getattr(config, "sheetgen_warmer", None)
+    if warmer is not None and warmer.poll() is None:
+        warmer.terminate()  # the session ended (or was stopped) before the engines were compiled
+        warmer.wait()
+
+
+def wait_for_engines() -> None:
+    """Return once no warmer is compiling this checkout's engines (at once when none is)."""
+    try:
+        lock = open(WARM_LOCK, "r")
+    except OSError:  # no warmer ever ran here
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _engines_compiled(request):
+    if request.node.path.name not in NO_GAMES:
+        wait_for_engines()
+
+
+def pytest_collection_modifyitems(items):
+    """Modules that play no game first, then the heavy ones; heaviest first within each."""
+    rank = {name: i for i, name in enumerate(NO_GAMES + HEAVY)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: same order inside

@@ -16,7 +16,7 @@ from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options
 from sheetgen.scene import Text
 
-from conftest import LAYOUTS, sheetgen
+from conftest import LAYOUTS, sheetgen_here as sheetgen
 
 MM = 72 / 25.4
 TOL = 0.05  # mm

@@ -6,7 +6,7 @@ import pytest
 
 from sheetgen import api
 
-from conftest import page_mm, sheetgen
+from conftest import page_mm, sheetgen_here as sheetgen
 from sheetgen.kinds import Options, known_layouts, load, render_pages
 from sheetgen.lint import problems
 

@@ -3,8 +3,10 @@ apply, "did you mean", command-line conventions and the first-compile notice."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -150,12 +152,24 @@ def test_numba_cache_is_per_user_and_first_compile_is_announced(tmp_path, monkey
     assert os.environ["NUMBA_CACHE_DIR"].startswith(sheetgen.cache_dir())
     assert "site-packages" not in os.environ["NUMBA_CACHE_DIR"]
     rules = "sheetgen.games.tricky_treats.rules"
+    # numba reads NUMBA_CACHE_DIR once, when first imported: import the engines (and numba) before
+    # pointing it at tmp_path, or this process's later games compile into tmp_path from scratch
+    assert jit.compiled_module(rules) and jit.compiled_module("sheetgen.games.boogaloo.rules")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     line = jit.notice(rules, "fast")
     assert line and "compiling" in line and f"about {jit.COMPILE_SECONDS} s" in line
     src = Path(jit.compiled_module(rules).__file__)
-    (tmp_path / f"{src.parent.name}_0123").mkdir()
-    (tmp_path / f"{src.parent.name}_0123" / f"{src.stem}._free-1.py311.nbi").write_bytes(b"")
+    # numba's index for this file, as numba writes it: its version, then (source stamp, overloads)
+    folder = tmp_path / f"{src.parent.name}_{hashlib.sha1(str(src.parent).encode()).hexdigest()}"
+    other = tmp_path / f"{src.parent.name}_0123"  # the same package in another checkout or a venv
+    for where, source in ((other, src.read_bytes()), (folder, src.read_bytes() + b"# edited")):
+        where.mkdir(exist_ok=True)
+        stamp = hashlib.sha256(source).digest()
+        (where / f"{src.stem}._free-128.py311.nbi").write_bytes(
+            pickle.dumps("0.68.1") + pickle.dumps((stamp, {})))
+        assert jit.notice(rules, "fast")  # another path's code, or code of an older source: compiles
+    (folder / f"{src.stem}._free-128.py311.nbi").write_bytes(
+        pickle.dumps("0.68.1") + pickle.dumps((hashlib.sha256(src.read_bytes()).digest(), {})))
     assert jit.notice(rules, "fast") is None  # cached: silent
     assert jit.notice("sheetgen.games.boogaloo.rules", "fast")  # compiled too now, not cached here
     assert jit.notice(rules, "reference") is None

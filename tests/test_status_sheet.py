@@ -27,10 +27,10 @@ def _damage_boxes(pdf_path):
     return [r for r in rects if 4.95 * MM < r["width"] < 6.05 * MM and abs(r["width"] - r["height"]) < 0.1]
 
 
-def test_a4_and_letter_page_sizes(a4, tmp_path, run):
+def test_a4_and_letter_page_sizes(a4, tmp_path, main):
     assert page_mm(a4) == [(210.0, 297.0)]
     out = tmp_path / "x.pdf"
-    res = run("render", "gingerbread-status", "--paper", "letter", "--out", str(out))
+    res = main("render", "gingerbread-status", "--paper", "letter", "--out", str(out))
     assert res.returncode == 0, res.stderr
     from pypdf import PdfReader
     box = PdfReader(out).pages[0].mediabox
@@ -58,10 +58,10 @@ def test_per_page(tmp_path, per_page):
     assert len(_damage_boxes(out)) == 36 * per_page
 
 
-def test_four_a_page_refused_rather_than_boxes_below_5_mm(tmp_path, run):
+def test_four_a_page_refused_rather_than_boxes_below_5_mm(tmp_path, main):
     """Four sheets leave 89 x 132 mm each on A4: the figure and key would need 4.4 mm boxes."""
     out = tmp_path / "s.pdf"
-    res = run("render", "gingerbread-status", "--per-page", "4", "--out", str(out))
+    res = main("render", "gingerbread-status", "--per-page", "4", "--out", str(out))
     assert res.returncode == 2 and not out.exists()
     assert "--per-page" in res.stderr and "4.4 mm" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1

@@ -1,4 +1,5 @@
-"""`sheetgen validate` end to end on the shipped roll-and-write sheets, run as a user would.
+"""`sheetgen validate` end to end on the shipped roll-and-write sheets, run as a user would (its
+command line, in this process: conftest.sheetgen_here).
 
 A game is skipped only while its layout or its rules module is not in the tree yet."""
 
@@ -14,7 +15,7 @@ import yaml
 
 from sheetgen import kinds
 
-from conftest import LAYOUTS, ROOT, sheetgen
+from conftest import LAYOUTS, ROOT, sheetgen_here as sheetgen
 
 GAMES = {"tricky-treats": "tricky_treats", "haunt-the-block": "haunt_the_block", "boogaloo": "boogaloo"}
 N = "3000"  # games per policy: enough for the cover policy to aim at every element

@@ -34,15 +34,15 @@ def test_same_seed_same_files_other_seed_other_sheet(game, tmp_path, baselines):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_variant_loads_renders_and_validates_like_any_layout(game, tmp_path, run, baselines):
+def test_variant_loads_renders_and_validates_like_any_layout(game, tmp_path, main, baselines):
     out = v.make(game, 5, tmp_path, FAST, baseline=baselines[game])
     pdf = tmp_path / "again.pdf"
-    res = run("render", str(out.yaml_path), "--out", str(pdf))
+    res = main("render", str(out.yaml_path), "--out", str(pdf))
     assert res.returncode == 0, res.stderr
     text = PdfReader(pdf).pages[0].extract_text()
     assert out.variant_id in text and "seed 5" in text
     # the same games the variant was accepted on: same seed, same count
-    res = run("validate", str(out.yaml_path), "--games", "300", "--seed", "5", "--workers", "1", "--json")
+    res = main("validate", str(out.yaml_path), "--games", "300", "--seed", "5", "--workers", "1", "--json")
     assert res.returncode == 0, res.stdout[-500:] + res.stderr
 
 
@@ -64,15 +64,15 @@ def test_broken_generator_is_rejected(game, tmp_path, baselines):
     assert list(tmp_path.glob("*.yaml")) == [] and list(tmp_path.glob("*.pdf")) == []
 
 
-def test_unknown_game_is_bad_input(run):
-    res = run("variant", "rollers", "--seed", "1")
+def test_unknown_game_is_bad_input(main):
+    res = main("variant", "rollers", "--seed", "1")
     assert res.returncode == 2
     assert "no variants for 'rollers'" in res.stderr and "tricky-treats" in res.stderr
 
 
-def test_cli_count_reports_candidates(tmp_path, run):
+def test_cli_count_reports_candidates(tmp_path, main):
     game = GAMES[0]
-    res = run("variant", game, "--seed", "3", "--count", "2", "--games", "300", "--workers", "2",
+    res = main("variant", game, "--seed", "3", "--count", "2", "--games", "300", "--workers", "2",
               "--out", str(tmp_path))
     assert res.returncode == 0, res.stderr
     assert "2/2 variants accepted" in res.stdout

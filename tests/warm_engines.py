@@ -1,0 +1,47 @@
+"""Compile every numba engine the shipped layouts use into numba's cache, one after another.
+
+conftest starts this once per test session, in the background, when an engine is not in the cache
+(a fresh clone: numba keys its cache by the source file's path), so that the engines are compiled
+once per session instead of once per pytest-xdist worker and per `sheetgen` process a test starts.
+Arguments: a file descriptor conftest locked (flock) and passed on, held until this process ends,
+and the layouts folder. Tests that play games wait for that lock (conftest.wait_for_engines)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def cold_rules(layouts: Path) -> dict[str, str]:
+    """rules module -> one shipped layout using it, for each compiled engine not yet in the cache."""
+    from sheetgen import jit, kinds
+
+    found = {}
+    for path in sorted(layouts.glob("*.yaml"), key=lambda p: (len(p.stem), p.stem)):  # shipped, not -letter
+        try:
+            rules = kinds.load(path.stem).kind.rules
+        except Exception:  # a broken layout is the tests' business, not the warmer's
+            continue
+        if rules and rules not in found:
+            mod = jit.compiled_module(rules)
+            found[rules] = path.stem if mod is not None and not jit.is_cached(mod) else None
+    return {r: name for r, name in found.items() if name}
+
+
+def warm(layouts: Path) -> list[str]:
+    """Play a couple of games of every cold engine with each policy (compiling it); the layouts warmed."""
+    from sheetgen import kinds
+    from sheetgen.validate.engine import POLICIES
+    from sheetgen.validate.run import run
+
+    done = []
+    for name in cold_rules(layouts).values():
+        run(kinds.load(name), 2, 0, POLICIES, "fast", 1, None, 1)
+        done.append(name)
+    return done
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's sheetgen
+    held = int(sys.argv[1])  # not closed: the lock goes when this process ends, however it ends
+    print("warmed:", ", ".join(warm(Path(sys.argv[2]))) or "nothing", flush=True)
