@@ -51,6 +51,7 @@ def test_engines_agree_on_variants(shipped, seed, policy):
 @pytest.mark.parametrize("change", [
     {"cauldron": ["gummy_bear", "wrapped"] * 6, "pyramid": [1, 1, 1, 1, 1], "boonus_actions": ["pyramid"]},
     {"cauldron": ["gumball"], "pyramid": [9], "boonus_actions": ["cauldron", "star"]},
+    {"bones_per_doubles": "any"},
 ])
 @pytest.mark.parametrize("policy", POLICIES)
 def test_engines_agree_at_the_models_limits(shipped, change, policy):

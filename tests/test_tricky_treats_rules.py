@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from sheetgen.games.tricky_treats import board as B, rules as R
+from sheetgen.games.tricky_treats.model import TrickySheet
 from sheetgen.kinds import load
 
 SKEL, WITCH, VAMP, MUMMY, WERE, ZOMB = range(6)
@@ -103,23 +104,106 @@ def test_scare_of_a_scared_child_is_ignored_and_collect_is_mandatory(t):
     assert WITCH not in [b // 6 for b in st.boxes_for(4)]
 
 
-def test_full_moon_collects_with_both_dice_then_scares_a_child_of_choice(t):
-    st = R.State(t)
-    # Werewolf boxes 1, 2, 3 unlock the first full moon (scares fall on the Zombie, then the Skeleton)
+def _werewolf_moon(st):
+    """Werewolf boxes 1, 2, 3 (scares fall on the Zombie twice, then the Skeleton): the third
+    collect circles a full moon, and the player is asked at once whether to use it."""
     for v, s in [(1, 6), (2, 6), (3, 1)]:
         st.roll(v, s)
         answer(st, (0, WERE))
-    assert st.ready("full_moon") == 1 and st.scares[ZOMB] == 2
+    assert st.decision.kind == "moon_late" and st.legal_actions() == [False, True]
+    assert st.decision.info == {"value": 1, "target": SKEL}
+
+
+def test_full_moon_collects_with_both_dice_then_scares_a_child_of_choice(t):
+    st = R.State(t)
+    _werewolf_moon(st)
+    answer(st, False)  # keep it: the 1 scares the Skeleton
+    assert st.ready("full_moon") == 1 and st.scares == [1, 0, 0, 0, 0, 2]
     st.roll(4, 6)
-    answer(st, True)  # use the full moon
-    assert st.decision.kind == "moon_collect"
-    answer(st, SKEL)  # the 4 under the Skeleton (gumdrop)
-    answer(st, MUMMY)  # the 6 under the Mummy (lollipop)
+    answer(st, True)  # use the full moon; the player picks which die collects first
+    assert st.decision.kind == "moon_first"
+    assert st.legal_actions() == [(0, c) for c in range(6)] + [(1, c) for c in range(6)]
+    answer(st, (1, MUMMY))  # the 6 first, under the Mummy (lollipop)
+    assert st.decision.kind == "moon_collect" and st.decision.info["value"] == 4
+    answer(st, SKEL)  # then the 4 under the Skeleton (gumdrop)
     assert st.decision.kind == "moon_scare" and st.legal_actions() == [0, 1, 2, 3, 4, 5]
     answer(st, VAMP)
+    assert st.decision is None
     assert st.scares == [1, 0, 1, 0, 0, 2] and st.ready("full_moon") == 0
     # Werewolf 3 and Mummy 6 are both lollipops
     assert st.stash[candy(t, "gumdrop")] == 1 and st.stash[candy(t, "lollipop")] == 2
+
+
+def test_full_moon_circled_mid_turn_is_used_at_once(t):
+    """The moon the collect circled turns the scare die (a 1) into a second collect."""
+    st = R.State(t)
+    _werewolf_moon(st)
+    answer(st, True)
+    assert st.decision.kind == "moon_collect" and st.legal_actions() == [SKEL, WITCH, VAMP, MUMMY, ZOMB]
+    answer(st, MUMMY)  # Mummy box 1: a gumdrop
+    assert st.decision.kind == "moon_scare"
+    answer(st, ZOMB)  # the player's choice, even the Zombie's third scare
+    assert st.decision is None and st.scared(ZOMB) and st.scares == [0, 0, 0, 0, 0, 3]
+    assert st.ready("full_moon") == 0 and st.used[4] == 1
+    assert st.stash[candy(t, "gumdrop")] == 1 and st.boxes >> (MUMMY * 6) & 1
+    # score: candy corn, gumball, lollipop, gumdrop one each (4 x 1), a scared child (-5)
+    assert st.score() == 4 - 5
+
+
+def _bones(doc_option):
+    """Skeleton boxes 1-4 unlock two bones; then doubles: Vampire box 1 (a second lollipop)."""
+    doc = load("tricky-treats").doc
+    data = doc.model_dump(mode="json")
+    data["content"]["bones_per_doubles"] = doc_option
+    t = R.tables(TrickySheet.model_validate(data))
+    st = R.State(t)
+    for v, s in [(1, 6), (2, 6), (3, 5), (4, 5)]:
+        st.roll(v, s)
+        answer(st, (0, SKEL))
+    assert st.ready("bone") == 2
+    st.roll(6, 6)
+    answer(st, VAMP * 6)
+    assert st.decision.kind == "bone" and st.legal_actions() == [None, 0, 1, 2, 3, 4, 5]
+    return t, st
+
+
+def test_one_bone_per_doubles_by_default(t):
+    t, st = _bones("one")
+    answer(st, candy(t, "gummy_bear"))
+    assert st.decision is None and st.ready("bone") == 1 and st.stash[candy(t, "gummy_bear")] == 2
+
+
+def test_rules_option_lets_the_player_choose_how_many_bones(t):
+    t, st = _bones("any")
+    answer(st, candy(t, "gummy_bear"))
+    assert st.decision.kind == "bone"  # another one, or stop
+    answer(st, candy(t, "wrapped"))
+    assert st.decision is None and st.ready("bone") == 0 and st.used[0] == 2
+    assert [st.stash[candy(t, k)] for k in ("gummy_bear", "wrapped", "lollipop", "gumdrop")] == [2, 2, 2, 1]
+    # wrapped, lollipop, gummy bear 2 each (3 points), gumdrop 1; Zombie and Werewolf twice scared
+    assert st.score() == 3 * 3 + 1
+    t, st = _bones("any")
+    answer(st, candy(t, "gummy_bear"), None)  # stop after one: the other bone is kept
+    assert st.decision is None and st.ready("bone") == 1
+
+
+def test_both_engines_spend_the_bones_the_uniforms_choose():
+    """Fixed dice and uniforms through both engines: the random policy takes Skeleton boxes 1-4,
+    then on doubles Vampire box 1 and two bones (gummy bear, orange candy); the rest are doubles
+    taking the first free box."""
+    doc = load("tricky-treats").doc
+    data = doc.model_dump(mode="json")
+    data["content"]["bones_per_doubles"] = "any"
+    doc = TrickySheet.model_validate(data)
+    dice = np.full((1, 16, 2), 6, np.int8)
+    dice[0, :4] = [(1, 6), (2, 6), (3, 5), (4, 5)]
+    u = np.zeros((1, 16, R.K))
+    u[0, 4, :3] = [8.5 / 32, 1.5 / 7, 2.5 / 7]  # box 12 of the 32 free, then options 1 and 2 of 7
+    ref, fast = (e(doc, dice, u, "random", np.array([-1])) for e in (R.RULES.reference, R.RULES.fast))
+    assert fast.same_as(ref)
+    t = R.tables(doc)
+    L = B.layout_of(t)
+    assert ref.state[0][L["used"]][0] == 2 and ref.state[0][L["boxes"]][12] == 1
 
 
 def test_skull_skips_the_scare(t):
@@ -167,10 +251,10 @@ def test_cauldron_at_once_and_pyramid_levels_bottom_up(t):
             st.apply_index(0)
     assert st.pyramid == 3
     flat = st.flat()[None, :]
-    assert B.bars(t, flat).tolist() == [1]  # the bottom level (3 boxes) is full: one bar
     ids = t.elements
     r = B.reached(t, flat)[0]
-    assert r[ids.index("pyramid.bar.1")] and not r[ids.index("pyramid.4")]
+    assert r[ids.index("pyramid.bar.1")] and not r[ids.index("pyramid.4")]  # the bottom level (3 boxes)
+    assert [e for e in ids if "bar" in e and r[ids.index(e)]] == ["pyramid.bar.1"]  # one bar
 
 
 def test_boonus_row_gives_an_action_and_column_a_bar(t):
@@ -216,3 +300,18 @@ def test_game_ends_after_sixteen_turns(t):
         while st.decision is not None:
             st.apply_index(0)
     assert st.is_terminal() and st.turn == 16
+
+
+def test_cover_targets_come_from_the_structured_keys(t):
+    """The cover policy reads what helps from board.Key, not from the id's text."""
+    from sheetgen.games.tricky_treats.policy import Help, helps
+
+    at = t.elements.index
+    assert t.keys[at("child.vampire.box.2")] == B.Key("box", VAMP, 2)
+    assert helps(t, at("child.vampire.box.2")) == Help(boxes=1 << (VAMP * 6 + 1))
+    assert helps(t, at("stash.reward.2.pyramid")) == Help(candies=63, pyramid=True, column=1)
+    assert helps(t, at("cauldron.3")) == Help(cauldron=True, cauldron_box=2)
+    assert helps(t, at("child.zombie.scare.3")) == Help(scare=ZOMB)
+    pumpkins = helps(t, at("boonus.row.pumpkin")).boxes  # Skeleton 1-3 and Mummy 2-4
+    assert pumpkins == sum(1 << b for b in (0, 1, 2, MUMMY * 6 + 1, MUMMY * 6 + 2, MUMMY * 6 + 3))
+    assert len(set(t.elements)) == len(t.elements) == len(t.keys)

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,7 +41,9 @@ class Tables:
     actions: list[str]  # Boo-nus row actions
     points_bar: int
     points_scared: int
-    elements: list[str] = field(default_factory=list)
+    bones_any: bool = False  # rules option bones_per_doubles: "any" (several bones on one doubles roll)
+    elements: list[str] = field(default_factory=list)  # element ids, in the validator's order
+    keys: list = field(default_factory=list)  # the same elements as `Key`s
 
     @property
     def n_sym(self) -> int:
@@ -77,30 +82,102 @@ def tables(doc: TrickySheet) -> Tables:
         needs=np.array([r.needs for r in c.stash.rewards], np.int64),
         cauldron=np.array([candy_ids.index(k) for k in c.cauldron], np.int64),
         pyr_cum=np.cumsum(c.pyramid).astype(np.int64), actions=list(c.boonus_actions),
-        points_bar=c.points_bar, points_scared=c.points_scared)
-    t.elements = _element_ids(doc, t)
+        points_bar=c.points_bar, points_scared=c.points_scared, bones_any=c.bones_per_doubles == "any")
+    pairs = _elements(doc, t)
+    t.keys, t.elements = [k for k, _ in pairs], [e for _, e in pairs]
     return t
 
 
-def _element_ids(doc: TrickySheet, t: Tables) -> list[str]:
+# ---- element ids: the only place they are spelled ------------------------------------------------
+# compose draws them, the validator and heatmap read `Tables.elements`; the cover policy reads the
+# structured `Tables.keys` (nothing parses an id back).
+
+def id_child(kid: str) -> str:
+    return f"child.{kid}"
+
+
+def id_box(kid: str, v: int) -> str:
+    return f"{id_child(kid)}.box.{v}"
+
+
+def id_scare(kid: str, j: int) -> str:
+    return f"{id_child(kid)}.scare.{j}"
+
+
+def id_power(kid: str, j: int) -> str:
+    return f"{id_child(kid)}.power.{j}"
+
+
+def id_boonus_symbol(kid: str) -> str:
+    return f"{id_child(kid)}.boonus"
+
+
+def id_stash(candy: str, n: int) -> str:
+    return f"stash.{candy}.{n}"
+
+
+def id_reward(i: int, what: str) -> str:
+    """Column i's reward: what is "star", "cauldron" or "pyramid"."""
+    return f"stash.reward.{i}.{what}"
+
+
+def id_cauldron(i: int) -> str:
+    return f"cauldron.{i}"
+
+
+def id_pyramid(n: int) -> str:
+    return f"pyramid.{n}"
+
+
+def id_pyramid_bar(level: int) -> str:
+    return f"pyramid.bar.{level}"
+
+
+def id_boonus_cell(symbol: str, j: int) -> str:
+    return f"boonus.{symbol}.{j}"
+
+
+def id_boonus_row(symbol: str) -> str:
+    return f"boonus.row.{symbol}"
+
+
+def id_boonus_bar(j: int) -> str:
+    return f"boonus.bar.{j}"
+
+
+def id_turn(n: int) -> str:
+    return f"track.turn.{n}"
+
+
+class Key(NamedTuple):
+    """An element, structured: its kind and numbers (0-based child, candy, column or box index;
+    1-based counts), and `what` (a reward's kind, a Boo-nus symbol)."""
+
+    kind: str
+    a: int = 0
+    b: int = 0
+    what: str = ""
+
+
+def _elements(doc: TrickySheet, t: Tables) -> list[tuple[Key, str]]:
     c = doc.content
     kids = sorted(c.children, key=lambda ch: ch.number)
-    out = [f"child.{k.id}.box.{v}" for k in kids for v in range(1, 7)]
-    out += [f"child.{k.id}.scare.{j}" for k in kids for j in (1, 2, 3)]
-    out += [f"child.{k.id}.power.{j}" for k in kids for j in range(1, len(k.powers) + 1)]
-    out += [f"child.{k.id}.boonus" for k in kids]
-    out += [f"stash.{cid}.{n}" for cid in t.candy_ids for n in range(1, 8)]
-    for i, r in enumerate(c.stash.rewards, 1):
-        out += [f"stash.reward.{i}.star"] if r.kind == "star" else [f"stash.reward.{i}.cauldron",
-                                                                     f"stash.reward.{i}.pyramid"]
-    out += [f"cauldron.{i}" for i in range(1, len(c.cauldron) + 1)]
-    out += [f"pyramid.{n}" for n in range(1, int(t.pyr_cum[-1]) + 1)]
-    out += [f"pyramid.bar.{lv}" for lv in range(1, len(t.pyr_cum) + 1)]
+    out = [(Key("box", i, v), id_box(k.id, v)) for i, k in enumerate(kids) for v in range(1, 7)]
+    out += [(Key("scare", i, j), id_scare(k.id, j)) for i, k in enumerate(kids) for j in (1, 2, 3)]
+    out += [(Key("power", i, j), id_power(k.id, j)) for i, k in enumerate(kids) for j in range(1, len(k.powers) + 1)]
+    out += [(Key("boonus_symbol", i), id_boonus_symbol(k.id)) for i, k in enumerate(kids)]
+    out += [(Key("stash", i, n), id_stash(cid, n)) for i, cid in enumerate(t.candy_ids) for n in range(1, 8)]
+    for i, r in enumerate(c.stash.rewards):
+        for what in (["star"] if r.kind == "star" else ["cauldron", "pyramid"]):
+            out.append((Key("reward", i, what=what), id_reward(i + 1, what)))
+    out += [(Key("cauldron", i), id_cauldron(i + 1)) for i in range(len(c.cauldron))]
+    out += [(Key("pyramid", n), id_pyramid(n)) for n in range(1, int(t.pyr_cum[-1]) + 1)]
+    out += [(Key("pyramid_bar", lv), id_pyramid_bar(lv)) for lv in range(1, len(t.pyr_cum) + 1)]
     for s, n in c.boonus_rows():
-        out += [f"boonus.{s}.{j}" for j in range(1, n + 1)]
-    out += [f"boonus.row.{s}" for s in BOONUS]
-    out += [f"boonus.bar.{j}" for j in range(1, int(t.boonus_len.max()) + 1)]
-    out += [f"track.turn.{n}" for n in range(1, c.turns + 1)]
+        out += [(Key("boonus_cell", j, what=s), id_boonus_cell(s, j)) for j in range(1, n + 1)]
+    out += [(Key("boonus_row", what=s), id_boonus_row(s)) for s in BOONUS]
+    out += [(Key("boonus_bar", j), id_boonus_bar(j)) for j in range(1, int(t.boonus_len.max()) + 1)]
+    out += [(Key("turn", n), id_turn(n)) for n in range(1, c.turns + 1)]
     return out
 
 
@@ -125,27 +202,9 @@ def layout_of(t: Tables) -> dict[str, slice]:
     return out
 
 
-def boonus_bars(t: Tables, state: np.ndarray) -> list[np.ndarray]:
-    """Per Boo-nus column j, [G] bool: full (every row long enough has more than j cells checked)."""
-    cnt = state[:, layout_of(t)["bcount"]]
-    out = []
-    for j in range(int(t.boonus_len.max())):
-        full = [cnt[:, s] > j for s in range(3) if t.boonus_len[s] > j]
-        out.append(np.logical_and.reduce(full) if len(full) > 1 else full[0])
-    return out
-
-
-def bars(t: Tables, state: np.ndarray) -> np.ndarray:
-    """Chocolate bars per game: full pyramid levels plus full Boo-nus columns."""
-    pyr = (state[:, layout_of(t)["pyramid"]] >= t.pyr_cum[None, :]).sum(1)
-    return pyr + np.sum(boonus_bars(t, state), axis=0)
-
-
 def scores(t: Tables, state: np.ndarray) -> np.ndarray:
-    L = layout_of(t)
-    stash = t.points[state[:, L["stash"]]].sum(1)
-    scared = (state[:, L["scares"]] >= 3).sum(1)
-    return stash + t.points_bar * bars(t, state) - t.points_scared * scared
+    """Final scores [G] of end states [G, S]."""
+    return finish(t, state).score
 
 
 def tiebreak(t: Tables, state: np.ndarray) -> np.ndarray:
@@ -153,71 +212,110 @@ def tiebreak(t: Tables, state: np.ndarray) -> np.ndarray:
     return state[:, layout_of(t)["stash"]].max(1)
 
 
-def _reach_spec(t: Tables):
-    """Per element, in `elements` order: the state column it reads and the least value that marks
-    it (`>=`); stash reward choices need an exact value (`==`); Boo-nus bars read several columns."""
-    cached = t.__dict__.get("_reach")
+def reach_spec(t: Tables) -> tuple:
+    """What the end state says, as arrays for `_finish_rows`, built from the elements' keys (so
+    it follows their order): per element the state column it reads and the least value that
+    marks it (`>=`); the few read otherwise (`eq`: a stash column's reward choice, an exact value;
+    `bar`: a Boo-nus column, every row long enough holding more than `thr` cells); per element its
+    points when marked (a stash circle its column's step, a bar, a scared child); the columns
+    whose sum is the unused powers (`plus` less `minus`); the missed-collect and turn columns."""
+    cached = t.__dict__.get("_spec")
     if cached is not None:
         return cached
     L = layout_of(t)
     at = lambda k, i=0: L[k].start + i
-    cols, thr, eq, bar = [], [], [], []
-    ge = lambda c, v: (cols.append(c), thr.append(v))
-    for b in range(36):
-        ge(at("boxes", b), 1)
-    for c in range(6):
-        for j in (1, 2, 3):
-            ge(at("scares", c), j)
-    for i in range(t.n_pow):
-        ge(at("unlocked", i), 1)
-    for c in range(6):
-        ge(at("boonus", c), 1)
-    for k in range(6):
-        for n in range(1, 8):
-            ge(at("stash", k), n)
-    for i in range(7):
-        for v in ((1,) if t.rew_star[i] else (1, 2)):
-            eq.append(len(cols))
-            ge(at("reward", i), v)
-    for i in range(len(t.cauldron)):
-        ge(at("cauldron", i), 1)
-    for n in list(range(1, int(t.pyr_cum[-1]) + 1)) + [int(x) for x in t.pyr_cum]:
-        ge(at("pyramid"), n)
-    for s in range(3):
-        for n in range(1, int(t.boonus_len[s]) + 1):
-            ge(at("bcount", s), n)
-    for s in range(3):
-        ge(at("bcount", s), int(t.boonus_len[s]))
-    for j in range(int(t.boonus_len.max())):
-        bar.append(len(cols))
-        ge(at("bcount"), 0)  # placeholder, filled from every row's count
-    for n in range(1, t.turns + 1):
-        ge(at("turn"), n)
-    spec = (np.array(cols, np.intp), np.array(thr, np.int16), np.array(eq, np.intp), np.array(bar, np.intp))
-    t.__dict__["_reach"] = spec
+    rows = {s: i for i, s in enumerate(BOONUS)}
+    kid_syms = [[s for s in range(t.n_pow) if t.sym_child[s] == c] for c in range(6)]
+    cols, thr, weight, eq, bar = [], [], [], [], []
+    for e, k in enumerate(t.keys):
+        w = 0
+        if k.kind == "box":
+            col, v = at("boxes", k.a * 6 + k.b - 1), 1
+        elif k.kind == "scare":
+            col, v, w = at("scares", k.a), k.b, -t.points_scared if k.b == 3 else 0
+        elif k.kind == "power":
+            col, v = at("unlocked", kid_syms[k.a][k.b - 1]), 1
+        elif k.kind == "boonus_symbol":
+            col, v = at("boonus", k.a), 1
+        elif k.kind == "stash":
+            col, v, w = at("stash", k.a), k.b, int(t.points[k.b] - t.points[k.b - 1])
+        elif k.kind == "reward":
+            col, v = at("reward", k.a), 2 if k.what == "pyramid" else 1
+            eq.append(e)
+        elif k.kind == "cauldron":
+            col, v = at("cauldron", k.a), 1
+        elif k.kind == "pyramid":
+            col, v = at("pyramid"), k.a
+        elif k.kind == "pyramid_bar":
+            col, v, w = at("pyramid"), int(t.pyr_cum[k.a - 1]), t.points_bar
+        elif k.kind == "boonus_cell":
+            col, v = at("bcount", rows[k.what]), k.a
+        elif k.kind == "boonus_row":
+            col, v = at("bcount", rows[k.what]), int(t.boonus_len[rows[k.what]])
+        elif k.kind == "boonus_bar":
+            col, v, w = at("bcount"), k.a - 1, t.points_bar
+            bar.append(e)
+        else:  # turn
+            col, v = at("turn"), k.a
+        cols.append(col)
+        thr.append(v)
+        weight.append(w)
+    optional = [p not in IMMEDIATE for p in POWERS]
+    plus = [at("unlocked", i) for i in range(t.n_pow) if optional[t.sym_kind[i]]] + [at("lost")]
+    minus = [at("used", p) for p in range(6) if optional[p]]
+    scored = [e for e, w in enumerate(weight) if w]
+    arr = lambda x: np.array(x, np.int64)
+    spec = (arr(cols), arr(thr), arr(eq), arr(bar), arr(scored), arr([weight[e] for e in scored]),
+            arr(t.boonus_len), arr(plus), arr(minus), arr([at("missed"), at("turn")]))
+    t.__dict__["_spec"] = spec
     return spec
+
+
+def _finish_rows(spec, state, reached, res):
+    """End states [G, S]: the elements each marked into reached [G, E]; score, unused powers,
+    missed collects and turns into res [G, 4]."""
+    cols, thr, eq, bar, scored, weight, blen, plus, minus, misc = spec
+    for g in range(state.shape[0]):
+        row, got = state[g], reached[g]
+        for e in range(len(cols)):
+            got[e] = row[cols[e]] >= thr[e]
+        for e in eq:
+            got[e] = row[cols[e]] == thr[e]
+        for e in bar:
+            full = True
+            for r in range(len(blen)):
+                full &= blen[r] <= thr[e] or row[cols[e] + r] > thr[e]
+            got[e] = full
+        score = 0
+        for i in range(len(scored)):
+            score += weight[i] * got[scored[i]]
+        unused = 0
+        for c in plus:
+            unused += row[c]
+        for c in minus:
+            unused -= row[c]
+        res[g, 0], res[g, 1], res[g, 2], res[g, 3] = score, unused, row[misc[0]], row[misc[1]]
+
+
+@lru_cache(maxsize=1)
+def _compiled_reader():
+    """_finish_rows compiled (and cached on disk) at its first use: importing the board (to draw
+    a sheet) does not import numba."""
+    import numba
+
+    return numba.njit(cache=True, nogil=True)(_finish_rows)
 
 
 def reached(t: Tables, state: np.ndarray) -> np.ndarray:
     """Every mark on the sheet is permanent, so what a game reached is read from its end state."""
-    cols, thr, eq, bar = _reach_spec(t)
-    v = state[:, cols]
-    out = v >= thr
-    out[:, eq] = v[:, eq] == thr[eq]
-    for e, full in zip(bar, boonus_bars(t, state)):
-        out[:, e] = full
-    return out
+    return finish(t, state).reached
 
 
 def finish(t: Tables, state: np.ndarray) -> Batch:
-    L = layout_of(t)
-    unlocked = state[:, L["unlocked"]]
-    kinds = t.sym_kind[:t.n_pow]
-    per_kind = np.stack([unlocked[:, kinds == p].sum(1) for p in range(6)], axis=1)
-    optional = np.array([p not in IMMEDIATE for p in POWERS])
-    unused = ((per_kind - state[:, L["used"]]) * optional[None, :]).sum(1) + state[:, L["lost"]][:, 0]
-    return Batch(score=scores(t, state).astype(np.int64), reached=reached(t, state),
-                 penalties=state[:, L["missed"]][:, 0].astype(np.int64),  # missed collects
-                 unused_powers=unused.astype(np.int64),
+    reached = np.empty((len(state), len(t.elements)), np.bool_)
+    res = np.empty((len(state), 4), np.int64)
+    _compiled_reader()(reach_spec(t), state, reached, res)
+    return Batch(score=res[:, 0], reached=reached, penalties=res[:, 2],  # missed collects
+                 unused_powers=res[:, 1],
                  stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
-                 turns=state[:, L["turn"]][:, 0].astype(np.int64), state=state)
+                 turns=res[:, 3], state=state)

@@ -15,6 +15,7 @@ from ...kinds import Kind, Options
 from ...scene import Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ..rules_cards.source import rules_game, summary
+from . import board as B
 from .model import IMMEDIATE, TrickySheet
 
 INK = "#000000"
@@ -47,7 +48,7 @@ def _bracket(xs: list[float], y_line: float, y_end: float, x_sym: float, y_sym: 
 
 def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bool) -> list[Item]:
     c = doc.content
-    pid = f"child.{ch.id}"
+    pid = B.id_child(ch.id)
     items: list[Item] = [Box(x, y, w, h, PANEL if not ink else Style(width=0.35), id=pid, radius=2.5)]
     # header: number in a black square, name, scare circles (the third with a skull)
     sq = 8.5
@@ -59,9 +60,9 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
     for j in range(3):
         cx = x + w - 2 - r - (2 - j) * (2 * r + 1.0)
         items.append(Circle(cx, y + 2 + sq / 2, r, Style(width=0.35, fill="#ffffff"),
-                            id=f"{pid}.scare.{j + 1}", writable=True))
+                            id=B.id_scare(ch.id, j + 1), writable=True))
         if j == 2:
-            items.append(Icon("skull", cx, y + 2 + sq / 2, 3.9, id=f"{pid}.scare.3.skull",
+            items.append(Icon("skull", cx, y + 2 + sq / 2, 3.9, id=f"{B.id_scare(ch.id, 3)}.skull",
                               fill="#e0e0e0", mono=ink))
     items.append(Text(x + w - 2 - 1.5 * (2 * r + 1.0), y + 2 + sq / 2 + r + 3.0, "scare", 6.5,
                       align="center", color=SOFT, id=f"{pid}.scare.label"))
@@ -75,12 +76,12 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
         candy = c.candy(ch.boxes[v - 1])
         bx = bx0 + (v - 1) * (box + GAP)
         fill = "#ffffff" if ink else tint(candy.colour, 0.35)
-        items.append(Box(bx, by, box, bh, Style(width=0.4, fill=fill), id=f"{pid}.box.{v}",
+        items.append(Box(bx, by, box, bh, Style(width=0.4, fill=fill), id=B.id_box(ch.id, v),
                          writable=True, radius=0.8))
         items.append(Text(bx + box / 2, by + 3.4, str(v), 9, bold=True, align="center",
-                          id=f"{pid}.box.{v}.value"))
+                          id=f"{B.id_box(ch.id, v)}.value"))
         items.append(Icon(candy.icon, bx + box / 2, by + bh - box * 0.48, box * 0.78,
-                          id=f"{pid}.box.{v}.candy", fill=candy.colour, mono=ink))
+                          id=f"{B.id_box(ch.id, v)}.candy", fill=candy.colour, mono=ink))
     # power symbols above, each bracketed to its boxes (spread out if their boxes interleave)
     sym = 7.4
     sy = y + 18.0
@@ -93,7 +94,7 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
         n = len(groups)
         xs_sym = [bx0 + (6 * box + 5 * GAP) * (2 * j + 1) / (2 * n) for j in range(n)]
     for j, (xs, sx) in enumerate(zip(groups, xs_sym), 1):
-        sid = f"{pid}.power.{j}"
+        sid = B.id_power(ch.id, j)
         level = (j - 1) * 1.3 if interleaved else 0.0
         items += _bracket(xs, by - 2.0 - level, by, sx, sy + sym / 2 + 1.0)
         items.append(_symbol_frame(sx, sy, sym, square, sid))
@@ -103,10 +104,10 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
     bsx = sum(xs) / len(xs)
     bsy = by + bh + 8.0
     items += _bracket(xs, by + bh + 2.0, by + bh, bsx, bsy - sym / 2 - 1.0)
-    items.append(Icon(ch.boonus.symbol, bsx, bsy, sym, id=f"{pid}.boonus", mono=ink))
+    items.append(Icon(ch.boonus.symbol, bsx, bsy, sym, id=B.id_boonus_symbol(ch.id), mono=ink))
     left = bsx > x + w / 2
     items.append(Text(bsx + (-1 if left else 1) * (sym / 2 + 1.5), bsy + 1.0, "Boo-nus", 6.5, color=SOFT,
-                      align="right" if left else "left", id=f"{pid}.boonus.label"))
+                      align="right" if left else "left", id=f"{B.id_boonus_symbol(ch.id)}.label"))
     # the power in a few words
     pt = c.power_texts[ch.power]
     rule = "used at once" if square else "circle it when unlocked; cross it out to use it"
@@ -125,9 +126,9 @@ def _track(doc: TrickySheet, x: float, y: float, w: float) -> tuple[list[Item], 
     for t in range(1, n + 1):
         row, col = divmod(t - 1, per_row)
         cx, cy = x + col * (cell + 1.4), y + 5.5 + row * (cell + 1.4)
-        items.append(Box(cx, cy, cell, cell, Style(width=0.35), id=f"track.turn.{t}", writable=True,
+        items.append(Box(cx, cy, cell, cell, Style(width=0.35), id=B.id_turn(t), writable=True,
                          radius=1.0))
-        items.append(Text(cx + 1.0, cy + 2.6, str(t), 6, color="#888888", id=f"track.turn.{t}.n"))
+        items.append(Text(cx + 1.0, cy + 2.6, str(t), 6, color="#888888", id=f"{B.id_turn(t)}.n"))
     return items, 5.5 + 2 * cell + 1.4
 
 
@@ -156,18 +157,18 @@ def _stash(doc: TrickySheet, x: float, y: float, w: float, ink: bool) -> tuple[l
                           mono=ink))
         for i in range(1, 8):
             items.append(Circle(x0 + (i - 0.5) * col, cy, r, Style(width=0.35, fill="#ffffff"),
-                                id=f"stash.{candy.id}.{i}", writable=True))
+                                id=B.id_stash(candy.id, i), writable=True))
     yr = yp + 6.5 + 6 * row_h + 1.5
     items.append(Text(x, yr + 4.0, "reward", 6.5, color=SOFT, id="stash.reward.label"))
     items.append(Text(x, yr + 12.6, "needs", 6.5, color=SOFT, id="stash.needs.label"))
     for i, rew in enumerate(c.stash.rewards, 1):
         cx = x0 + (i - 0.5) * col
         if rew.kind == "star":
-            items.append(Icon("star", cx, yr + 4.6, 6.2, id=f"stash.reward.{i}.star", mono=ink))
+            items.append(Icon("star", cx, yr + 4.6, 6.2, id=B.id_reward(i, "star"), mono=ink))
         else:
-            items.append(Icon("cauldron", cx, yr + 2.1, 4.2, id=f"stash.reward.{i}.cauldron", mono=ink))
+            items.append(Icon("cauldron", cx, yr + 2.1, 4.2, id=B.id_reward(i, "cauldron"), mono=ink))
             items.append(Text(cx, yr + 6.0, "or", 6, align="center", color=SOFT, id=f"stash.reward.{i}.or"))
-            items.append(Icon("pyramid", cx, yr + 8.6, 4.2, id=f"stash.reward.{i}.pyramid", mono=ink))
+            items.append(Icon("pyramid", cx, yr + 8.6, 4.2, id=B.id_reward(i, "pyramid"), mono=ink))
         items.append(Text(cx, yr + 13.2, f"{rew.needs}", 8, bold=True, align="center",
                           id=f"stash.reward.{i}.needs"))
     return items, yr + 14.5 - y
@@ -184,9 +185,9 @@ def _cauldron(doc: TrickySheet, x: float, y: float, w: float, ink: bool) -> tupl
         bx, by = x + col * (cell + 1.6), y + 6 + row * (cell + 1.6)
         candy = c.candy(cid)
         items.append(Box(bx, by, cell, cell, Style(width=0.4, fill="#ffffff" if ink else tint(candy.colour, 0.35)),
-                         id=f"cauldron.{i}", writable=True, radius=0.8))
+                         id=B.id_cauldron(i), writable=True, radius=0.8))
         items.append(Icon(candy.icon, bx + cell / 2, by + cell / 2, cell * 0.7, fill=candy.colour, mono=ink,
-                          id=f"cauldron.{i}.candy"))
+                          id=f"{B.id_cauldron(i)}.candy"))
     rows = (len(c.cauldron) + per_row - 1) // per_row
     items.append(Para(x, y + 6 + rows * (cell + 1.6), w, 7.5,
                       "Check one of your choice; stash its candy.", 6.5, id="cauldron.hint"))
@@ -214,8 +215,8 @@ def _pyramid(doc: TrickySheet, x: float, y: float, w: float, ink: bool) -> tuple
             n += 1
             items.append(Box(lx + i * (cell + 1.0), ly, cell, cell,
                              Style(width=0.4, fill="#ffffff" if ink else "#f7e7b4"),
-                             id=f"pyramid.{n}", writable=True))
-        items += _bar(x + widest + 5.5, ly + cell / 2, f"pyramid.bar.{lv}", ink)
+                             id=B.id_pyramid(n), writable=True))
+        items += _bar(x + widest + 5.5, ly + cell / 2, B.id_pyramid_bar(lv), ink)
     items.append(Para(x, yb + 0.5, w, 7.5, "Bottom level first; a full level earns a bar.", 6.5,
                       id="pyramid.hint"))
     return items, yb + 8 - y
@@ -234,24 +235,24 @@ def _boonus(doc: TrickySheet, x: float, y: float, w: float, ink: bool) -> tuple[
         ry = y + 6 + r * (cell + 1.4)
         for j in range(1, n + 1):
             bx = x0 + (j - 1) * (cell + 1.4)
-            items.append(Box(bx, ry, cell, cell, Style(width=0.4, fill="#ffffff"), id=f"boonus.{symbol}.{j}",
+            items.append(Box(bx, ry, cell, cell, Style(width=0.4, fill="#ffffff"), id=B.id_boonus_cell(symbol, j),
                              writable=True, radius=1.0))
-            items.append(Icon(symbol, bx + cell / 2, ry + cell / 2, cell * 0.7, id=f"boonus.{symbol}.{j}.icon",
+            items.append(Icon(symbol, bx + cell / 2, ry + cell / 2, cell * 0.7, id=f"{B.id_boonus_cell(symbol, j)}.icon",
                               mono=ink))
         ax = x0 + cols * (cell + 1.4) + 3
-        items.append(Text(ax, ry + cell / 2 + 1.1, "row:", 6.5, color=SOFT, id=f"boonus.row.{symbol}.label"))
+        items.append(Text(ax, ry + cell / 2 + 1.1, "row:", 6.5, color=SOFT, id=f"{B.id_boonus_row(symbol)}.label"))
         ax += 6
         aw = len(c.boonus_actions) * 6.5 + 1.0
         items.append(Box(ax - 0.5, ry + 0.5, aw, cell - 1.0, Style(width=0.3, dash=(0.8, 0.6)),
-                         id=f"boonus.row.{symbol}", radius=1.0))
+                         id=B.id_boonus_row(symbol), radius=1.0))
         for i, act in enumerate(c.boonus_actions):
             items.append(Icon(act, ax + 3.0 + i * 6.5, ry + cell / 2, 5.0, mono=ink,
-                              id=f"boonus.row.{symbol}.{act}"))
+                              id=f"{B.id_boonus_row(symbol)}.{act}"))
         items.append(Text(ax + aw + 1.5, ry + cell / 2 + 1.1, "choose one", 6.5, color=SOFT,
-                          id=f"boonus.row.{symbol}.hint"))
+                          id=f"{B.id_boonus_row(symbol)}.hint"))
     yb = y + 6 + len(rows) * (cell + 1.4) + 3.4
     for j in range(1, cols + 1):
-        items += _bar(x0 + (j - 1) * (cell + 1.4) + cell / 2, yb, f"boonus.bar.{j}", ink)
+        items += _bar(x0 + (j - 1) * (cell + 1.4) + cell / 2, yb, B.id_boonus_bar(j), ink)
     return items, yb + 4 - y
 
 

@@ -15,7 +15,13 @@ hold both engines to the same end states. Shortcuts that keep the same decisions
   its r-th option by bit counts instead of listing the options;
 - a box's symbol value depends only on its child's free boxes: one table lookup (`symb`);
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
-  reference's queue).
+  reference's queue);
+- the random policy skips greedy's bookkeeping (candy values, option values).
+Compile time: the whole suite pays a cold compile in CI, and numba's cost is mostly per compiled
+function and per overload, so tiny helpers are written in place, arguments never vary in type
+(no literal-typed copies), and only `_play` is cached (its cache holds the helpers). The end
+state is read by board._finish_rows, compiled on its own: numba caches a caller with its callees'
+code and would not see a change in another file.
 """
 
 from __future__ import annotations
@@ -54,7 +60,7 @@ TAB = np.dtype([
     ("caul", i8, MAX_CAULDRON), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
     ("actions", i8, len(ACTIONS)), ("n_act", i8),  # sizes: the most the model allows
     ("sym_mask", i8, 6 * MAX_POWERS + 6), ("sym_kind", i8, 6 * MAX_POWERS + 6), ("n_pow", i8),
-    ("turns", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
+    ("turns", i8), ("bones_any", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
     ("at", i8, len(PARTS))], align=True)  # where each part of the end state starts
 
 # One game during play: the sheet's marks, effects waiting, and the decision being made.
@@ -103,7 +109,7 @@ def build(t: Tables) -> np.ndarray:
         r[name][:len(vals)] = vals
     r["n_lev"], r["top"], r["n_caul"], r["n_act"] = len(t.pyr_cum), t.pyr_cum[-1], len(t.cauldron), len(t.actions)
     r["needs"], r["rew_star"] = t.needs, t.rew_star
-    r["n_pow"], r["turns"] = P, t.turns
+    r["n_pow"], r["turns"], r["bones_any"] = P, t.turns, t.bones_any
     r["at"] = [layout_of(t)[name].start for name in PARTS]
     for m in range(64):
         bits = [i for i in range(6) if m >> i & 1]
@@ -112,60 +118,35 @@ def build(t: Tables) -> np.ndarray:
     return tab
 
 
-def help_rows(t: Tables, targets: np.ndarray, cover: bool) -> np.ndarray:
-    """[G, 8] what helps each game toward its cover target (nothing, for the other policies)."""
-    uniq, inv = np.unique(targets, return_inverse=True)
-    hs = [helps(t, int(e)) if cover else Help() for e in uniq]
-    rows = np.array([[h.boxes, h.candies, h.scare, h.cauldron, h.pyramid, h.cauldron_box, h.column,
+def help_table(t: Tables) -> np.ndarray:
+    """[E + 1, 8] what helps toward each element (rules.Help), then a row of nothing (target -1)."""
+    hs = [helps(t, e) for e in range(len(t.elements))] + [Help()]
+    return np.array([[h.boxes, h.candies, h.scare, h.cauldron, h.pyramid, h.cauldron_box, h.column,
                       h.star] for h in hs], i8)
-    return rows[inv.reshape(-1)]
 
 
-jit = numba.njit(cache=True, nogil=True)
+def help_rows(table: np.ndarray, targets: np.ndarray, cover: bool) -> np.ndarray:
+    """[G, 8] what helps each game toward its cover target (nothing, for the other policies)."""
+    if not cover:
+        return np.broadcast_to(table[-1], (len(targets), 8))
+    return table[np.where(targets < 0, len(table) - 1, targets)]
+
+
+jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds them)
 
 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
-def _free(s, c):
-    """The free boxes of child c as 6 bits (none once the child is scared)."""
-    return (s.free >> (6 * c)) & 63
-
-
-@jit
-def _available(s, b):
-    """A box can be crossed out when it is empty and its child is not scared."""
-    return (s.free >> b) & 1 == 1
-
-
-@jit
-def _by_child(x):
-    """Bits 0, 6, ..., 30 of x as 6 bits (bit c: child c): one multiply gathers them."""
-    return (((x & COLS) * GATHER) >> 30) & 63
-
-
-@jit
-def _nth(tb, m, r):
-    """The position of the r-th set bit of the 6-bit mask m."""
-    return tb.nth6[m * 6 + r]
-
-
-@jit
-def _gain(tb, s, k):
-    """Points a candy of type k adds to the stash now (rules.gain)."""
-    return tb.gt[s.stash[k]]
-
-
-@jit
 def _candy_value(tb, s, k):
     """Keep s.cval[k], the candy part of a box's greedy value, up to date (rules.box_value)."""
-    s.cval[k] = CANDY_WEIGHT * _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
+    s.cval[k] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
 
 
 @jit
 def _box_value(tb, s, b):
     """rules.box_value, NEG where the box cannot be taken."""
     c, v = b // 6, b % 6
-    f = _free(s, c)
+    f = (s.free >> (6 * c)) & 63
     if not (f >> v) & 1:
         return NEG
     return tb.symb[(c * 64 + f) * 6 + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
@@ -185,22 +166,21 @@ def _scare_cost(s, c):
 
 
 @jit
-def _cauldron_full(tb, s):
-    return s.caul == (1 << tb.n_caul) - 1
-
-
-@jit
 def _cauldron_value(tb, s):
     best = 0
+    if not s.greedy:  # values only guide greedy
+        return best
     for i in range(tb.n_caul):
         if not (s.caul >> i) & 1:
-            best = max(best, CANDY_WEIGHT * _gain(tb, s, tb.caul[i]))
+            best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
     return best
 
 
 @jit
 def _pyramid_value(tb, s):
     """policy.pyramid_value: PYRAMID_LEVEL shared among the boxes left in the level being filled."""
+    if not s.greedy:
+        return 0
     for lv in range(tb.n_lev):
         if tb.pyr_cum[lv] > s.pyr:
             return PYRAMID_LEVEL // (tb.pyr_cum[lv] - s.pyr)
@@ -227,16 +207,16 @@ def _choose(s, n):
 def _any_box(tb, s):
     """Doubles and stars: a decision among every available box (-1: none, no decision)."""
     if not s.greedy:  # the r-th available box, found child by child
-        n = 0
+        n = np.int64(0)
         for c in range(6):
-            n += tb.pop6[_free(s, c)]
+            n += tb.pop6[(s.free >> (6 * c)) & 63]
         if n == 0:
             return -1
         r = _choose(s, n)
         for c in range(6):
-            f = _free(s, c)
+            f = (s.free >> (6 * c)) & 63
             if r < tb.pop6[f]:
-                return 6 * c + _nth(tb, f, r)
+                return 6 * c + tb.nth6[f * 6 + r]
             r -= tb.pop6[f]
     box, _ = _best_box(tb, s)
     s.k += box >= 0
@@ -248,12 +228,15 @@ def _best_box(tb, s):
     """The first available box of highest greedy value, and that value (-1 and NEG: none)."""
     best, best_v = -1, NEG
     for c in range(6):
-        f = _free(s, c)
+        f = (s.free >> (6 * c)) & 63
+        if f == 0:
+            continue
+        row = (c * 64 + f) * 6  # the symbol values of this child's boxes (NEG: not free)
         for v in range(6):
-            if (f >> v) & 1:
-                x = _box_value(tb, s, 6 * c + v)
-                if x > best_v:
-                    best, best_v = 6 * c + v, x
+            b = 6 * c + v
+            x = tb.symb[row + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
+            if x > best_v:
+                best, best_v = b, x
     return best, best_v
 
 
@@ -274,7 +257,8 @@ def _add_candy(tb, s, k):
     if n >= 7:
         return
     s.stash[k] = n + 1
-    _candy_value(tb, s, k)
+    if s.greedy:
+        _candy_value(tb, s, k)
     if s.reward[n] != 0:
         return
     cnt = 0
@@ -318,11 +302,11 @@ def _collect(tb, s, box):
     s.free &= ~(np.int64(1) << box)
     candy = tb.bc[box]
     if s.ready[BAT] > 0:
-        s.opts[0], s.vals[0] = -1, _gain(tb, s, candy) + BIG * ((s.h_cand >> candy) & 1)
-        n = 1
+        s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
+        n = np.int64(1)
         for k in range(6):
             if s.stash[k] < 7 and k != candy:
-                s.opts[n], s.vals[n] = k, _gain(tb, s, k) - BAT_COST + BIG * ((s.h_cand >> k) & 1)
+                s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
                 n += 1
         i = _choose(s, n)
         if i > 0:
@@ -336,11 +320,11 @@ def _collect(tb, s, box):
 @jit
 def _cauldron(tb, s):
     """A cauldron box of choice: its candy goes to the stash."""
-    n = 0
+    n = np.int64(0)
     for i in range(tb.n_caul):
         if not (s.caul >> i) & 1:
             hit = i == s.h_cbox or (s.h_cand >> tb.caul[i]) & 1
-            s.opts[n], s.vals[n] = i, CANDY_WEIGHT * _gain(tb, s, tb.caul[i]) + (BIG if hit else 0)
+            s.opts[n], s.vals[n] = i, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]] + (BIG if hit else 0)
             n += 1
     if n == 0:
         s.lost += 1
@@ -365,8 +349,8 @@ def _action(tb, s, a):
 def _column(tb, s, col):
     """A stash column's reward: a cauldron or a pyramid box."""
     here = s.h_col == -1 or s.h_col == col
-    n = 0
-    if not _cauldron_full(tb, s):
+    n = np.int64(0)
+    if s.caul != (1 << tb.n_caul) - 1:
         s.opts[n], s.vals[n] = CAULDRON_ACT, _cauldron_value(tb, s) + (BIG if s.h_caul and here else 0)
         n += 1
     if s.pyr < tb.top:
@@ -385,7 +369,7 @@ def _column(tb, s, col):
 def _row(tb, s):
     """A full Boo-nus row: one of its actions."""
     generic = s.h_col == -1
-    n = 0
+    n = np.int64(0)
     for j in range(tb.n_act):
         a = tb.actions[j]
         if a == STAR_ACT:
@@ -393,7 +377,7 @@ def _row(tb, s):
                 continue
             v = (_best_box(tb, s)[1] if s.greedy else 0) + (BIG if s.h_star else 0)
         elif a == CAULDRON_ACT:
-            if _cauldron_full(tb, s):
+            if s.caul == (1 << tb.n_caul) - 1:
                 continue
             v = _cauldron_value(tb, s) + (BIG if s.h_caul and generic else 0)
         else:
@@ -436,13 +420,6 @@ def _resolve(tb, s):
             return
 
 
-@jit
-def _take(tb, s, box):
-    """Collect a box and resolve every effect it brings."""
-    _collect(tb, s, box)
-    _resolve(tb, s)
-
-
 # -- a turn --------------------------------------------------------------------------------------
 @jit
 def _scare(s, c):
@@ -466,7 +443,7 @@ def _skull(s, target):
     else:
         bad = s.scares[target] == 2 and target != s.h_scare
     s.vals[0], s.vals[1] = 0, 1 if bad else -1
-    if _choose(s, 2) == 1:
+    if _choose(s, np.int64(2)) == 1:
         s.used[SKULL] += 1
         s.ready[SKULL] -= 1
         return True
@@ -478,25 +455,28 @@ def _doubles(tb, s):
     """Any box, no scare; then an unlocked bone may give a candy of choice."""
     box = _any_box(tb, s)
     if box >= 0:
-        _take(tb, s, box)
+        _collect(tb, s, box)
+        _resolve(tb, s)
     else:
         s.missed += 1
-    if s.ready[BONE] == 0:
-        return
-    s.opts[0], s.vals[0] = -1, 0
-    n = 1
-    for k in range(6):
-        if s.stash[k] < 7:
-            s.opts[n], s.vals[n] = k, _gain(tb, s, k) + BIG * ((s.h_cand >> k) & 1)
-            n += 1
-    if n == 1:
-        return
-    i = _choose(s, n)
-    if i > 0:
+    while s.ready[BONE] > 0:  # bones: one per roll, or as many as chosen (tb.bones_any)
+        s.opts[0], s.vals[0] = -1, 0
+        n = np.int64(1)
+        for k in range(6):
+            if s.stash[k] < 7:
+                s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+                n += 1
+        if n == 1:
+            return
+        i = _choose(s, n)
+        if i == 0:
+            return
         s.used[BONE] += 1
         s.ready[BONE] -= 1
         _add_candy(tb, s, s.opts[i])
         _resolve(tb, s)
+        if not tb.bones_any:
+            return
 
 
 @jit
@@ -521,70 +501,114 @@ def _moon_values(tb, s, a, b):
 
 
 @jit
-def _full_moon(tb, s, a, b):
-    """Die 1 then die 2 collect under children of choice, then a calm child of choice is scared."""
-    s.used[MOON] += 1
-    s.ready[MOON] -= 1
-    for d in (a, b):
-        n = 0
-        for c in range(6):
-            if _available(s, 6 * c + d - 1):
-                s.opts[n], s.vals[n] = c, _box_value(tb, s, 6 * c + d - 1)
-                n += 1
-        if n:
-            _take(tb, s, 6 * s.opts[_choose(s, n)] + d - 1)
+def _die_child(tb, s, a, b, plan):
+    """A (die, child) decision, as 6 * die index + child: children whose box takes die 1, then
+    die 2 (greedy: box value, less the cost of the other die's scare for a plan). -1: no box
+    takes either die (no decision)."""
+    # bit c: child c's box for the die is free (one multiply gathers bits 0, 6, ..., 30)
+    m1 = ((((s.free >> (a - 1)) & COLS) * GATHER) >> 30) & 63
+    m2 = ((((s.free >> (b - 1)) & COLS) * GATHER) >> 30) & 63
+    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
+    if n == 0:
+        return -1
+    if not s.greedy:
+        r = _choose(s, n)
+        return tb.nth6[m1 * 6 + r] if r < n1 else 6 + tb.nth6[m2 * 6 + r - n1]
+    best, best_v = -1, NEG
+    for i in range(2):
+        m, d, scared = (m1, a, b) if i == 0 else (m2, b, a)
+        if m == 0:
+            continue
+        cost = _scare_cost(s, scared - 1) if plan else 0
+        for c in range(6):  # every child: symb is NEG for a box that is not free
+            box, f = 6 * c + d - 1, (s.free >> (6 * c)) & 63
+            x = tb.symb[(c * 64 + f) * 6 + d - 1] + s.cval[tb.bc[box]] + BIG * ((s.h_boxes >> box) & 1) - cost
+            if x > best_v:
+                best, best_v = 6 * i + c, x
+    s.k += 1
+    return best
+
+
+@jit
+def _moon_collect(tb, s, d):
+    """The full moon's other die collects under a child of choice (none takes it: skipped)."""
+    n = np.int64(0)
+    for c in range(6):
+        if (s.free >> (6 * c + d - 1)) & 1:
+            s.opts[n], s.vals[n] = c, _box_value(tb, s, 6 * c + d - 1)
+            n += 1
+    if n:
+        _collect(tb, s, 6 * s.opts[_choose(s, n)] + d - 1)
+        _resolve(tb, s)
+
+
+@jit
+def _moon_scare(tb, s):
+    """After a full moon's collects: a child of choice not yet scared (a skull may skip it)."""
     calm = 0
     for c in range(6):
         calm += s.scares[c] < 3
-    if calm == 0 or _skull(s, -1):
+    if calm == 0 or _skull(s, np.int64(-1)):
         return
-    n = 0
+    n = np.int64(0)
     for c in range(6):
         sc = s.scares[c]
         if sc < 3:
-            checked = 0
-            for v in range(6):
-                checked += (s.boxes >> (6 * c + v)) & 1
+            checked = tb.pop6[(s.boxes >> (6 * c)) & 63]
             s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(MOON_SCARE_STEP * sc + 6 - checked)
             n += 1
     _scare(s, s.opts[_choose(s, n)])
 
 
 @jit
+def _moon_late(tb, s, d, target):
+    """A full moon circled by this turn's collect: keep it (0) or use it now (1): rules.values."""
+    if s.greedy:
+        best = NEG
+        for c in range(6):
+            best = max(best, _box_value(tb, s, 6 * c + d - 1))
+        calm = 1 << 40
+        for c in range(6):
+            if s.scares[c] < 3:
+                calm = min(calm, _scare_cost(s, c))
+        s.vals[0] = -_scare_cost(s, target)
+        s.vals[1] = (0 if best == NEG else best) - (0 if calm == 1 << 40 else calm)
+    return _choose(s, np.int64(2)) == 1
+
+
+@jit
 def _plain(tb, s, a, b):
     """Not doubles: the full moon if chosen, else collect with one die and scare with the other."""
-    if s.ready[MOON] > 0:
+    moons = s.ready[MOON]
+    if moons > 0:
         if s.greedy:
             _moon_values(tb, s, a, b)
-        if _choose(s, 2) == 1:
-            _full_moon(tb, s, a, b)
+        if _choose(s, np.int64(2)) == 1:  # both dice collect, the first from a die of choice
+            s.used[MOON] += 1
+            s.ready[MOON] -= 1
+            o = _die_child(tb, s, a, b, np.int64(0))
+            if o >= 0:
+                d, other = (a, b) if o < 6 else (b, a)
+                _collect(tb, s, 6 * (o % 6) + d - 1)
+                _resolve(tb, s)
+                _moon_collect(tb, s, other)
+            _moon_scare(tb, s)
             return
-    # options (die i, child c) as 6 * i + c: children whose box takes die 1, then die 2
-    m1, m2 = _by_child(s.free >> (a - 1)), _by_child(s.free >> (b - 1))
-    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
-    if n == 0:  # no box takes either die: nothing collected, the player picks the scare die
-        s.missed += 1
-        s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
-        o = -1 - _choose(s, 2)
-    elif s.greedy:  # the first best: a box's value less the cost of the scare the other die makes
-        best, best_v = -1, NEG
-        for i in range(2):
-            m, d, cost = (m1, a, _scare_cost(s, b - 1)) if i == 0 else (m2, b, _scare_cost(s, a - 1))
-            for c in range(6):
-                if (m >> c) & 1:
-                    x = _box_value(tb, s, 6 * c + d - 1) - cost
-                    if x > best_v:
-                        best, best_v = 6 * i + c, x
-        s.k += 1
-        o = best
-    else:
-        r = _choose(s, n)
-        o = _nth(tb, m1, r) if r < n1 else 6 + _nth(tb, m2, r - n1)
+    o = _die_child(tb, s, a, b, np.int64(1))
     if o >= 0:
         d, other = (a, b) if o < 6 else (b, a)
-        _take(tb, s, 6 * (o % 6) + d - 1)
-    else:
-        other = b if o == -1 else a
+        _collect(tb, s, 6 * (o % 6) + d - 1)
+        _resolve(tb, s)
+        if s.ready[MOON] > moons and _moon_late(tb, s, other, other - 1):  # a full moon circled now
+            s.used[MOON] += 1
+            s.ready[MOON] -= 1
+            _moon_collect(tb, s, other)
+            _moon_scare(tb, s)
+            return
+    else:  # no box takes either die: nothing collected, the player picks the scare die
+        s.missed += 1
+        s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
+        other = b if _choose(s, np.int64(2)) == 0 else a
     if s.scares[other - 1] < 3 and not _skull(s, other - 1):
         _scare(s, other - 1)
 
@@ -614,7 +638,7 @@ def _flat(tb, s, out):
     out[at[A_PYRAMID]], out[at[A_LOST]], out[at[A_MISSED]], out[at[A_TURN]] = s.pyr, s.lost, s.missed, s.turn
 
 
-@jit
+@numba.njit(cache=True, nogil=True)
 def _play(tab, games, dice, u, help_, out):
     """Play every game: dice [G, T, 2], uniforms [G, T, K], help [G, 8]; end states into out.
     games[1] is a blank sheet (and the policy), copied to games[0] for each game."""
@@ -640,16 +664,18 @@ def _play(tab, games, dice, u, help_, out):
 
 @lru_cache(maxsize=16)
 def _tables(doc_json: str):
-    """The sheet's Tables and TAB record, built once: the validator plays one sheet in many batches."""
+    """The sheet's Tables, TAB record and help table, built once: the validator plays one sheet in
+    many batches."""
     t = tables(TrickySheet.model_validate_json(doc_json))
-    return t, build(t)
+    return t, build(t), help_table(t)
 
 
 def play(doc, dice, u, policy: str, targets):
-    t, tab = _tables(doc.model_dump_json())
+    t, tab, table = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"] = ALL36, policy != "random"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
-          help_rows(t, np.asarray(targets), policy == "cover"), out)
-    return finish(t, out)
+          np.ascontiguousarray(help_rows(table, np.asarray(targets), policy == "cover")), out)
+    return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
+    # cached with the other file's code and not see it change)

@@ -92,6 +92,10 @@ class TrickyContent(Strict):
         description="actions a full Boo-nus row offers, each once")
     points_bar: int = Field(5, ge=0, description="points per chocolate bar")
     points_scared: int = Field(5, ge=0, description="points lost per scared child")
+    bones_per_doubles: Literal["one", "any"] = Field(
+        "one", description="rules option: how many unlocked bones a player may cross out on one doubles "
+        "roll; the rulebook speaks of a single bone ('one'); 'any' lets the player spend as many as "
+        "they hold, one candy of choice each, and choose how many")
 
     @model_validator(mode="after")
     def _links(self):

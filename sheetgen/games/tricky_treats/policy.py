@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...validate.driver import lookahead
+from ...validate.driver import ladder
 from .board import Tables
 from .model import BOONUS
 
@@ -53,37 +53,30 @@ class Help:
 
 
 def helps(t: Tables, e: int) -> Help:
+    """What helps toward element number e (its structured key, board.Key)."""
     if e < 0:
         return Help()
-    name = t.elements[e]
-    part = name.split(".")
-    kids = t.child_ids
-    if part[0] == "child":
-        c = kids.index(part[1])
-        if part[2] == "box":
-            return Help(boxes=1 << (c * 6 + int(part[3]) - 1))
-        if part[2] == "scare":
-            return Help(scare=c)
-        if part[2] == "power":
-            syms = [s for s in range(t.n_pow) if t.sym_child[s] == c]
-            return Help(boxes=int(t.sym_mask[syms[int(part[3]) - 1]]))
-        return Help(boxes=int(t.sym_mask[t.n_pow + c]))
-    if part[0] == "stash" and part[1] == "reward":
-        col = int(part[2]) - 1
-        return Help(candies=63, cauldron=part[3] == "cauldron", pyramid=part[3] == "pyramid",
-                    column=col if part[3] != "star" else -1)
-    if part[0] == "stash":
-        return Help(candies=1 << t.candy_ids.index(part[1]))
-    if part[0] == "cauldron":
-        return Help(cauldron=True, cauldron_box=int(part[1]) - 1)
-    if part[0] == "pyramid":
+    k = t.keys[e]
+    if k.kind == "box":
+        return Help(boxes=1 << (k.a * 6 + k.b - 1))
+    if k.kind == "scare":
+        return Help(scare=k.a)
+    if k.kind == "power":
+        syms = [s for s in range(t.n_pow) if t.sym_child[s] == k.a]
+        return Help(boxes=int(t.sym_mask[syms[k.b - 1]]))
+    if k.kind == "boonus_symbol":
+        return Help(boxes=int(t.sym_mask[t.n_pow + k.a]))
+    if k.kind == "reward":
+        return Help(candies=63, cauldron=k.what == "cauldron", pyramid=k.what == "pyramid",
+                    column=k.a if k.what != "star" else -1)
+    if k.kind == "stash":
+        return Help(candies=1 << k.a)
+    if k.kind == "cauldron":
+        return Help(cauldron=True, cauldron_box=k.a)
+    if k.kind in ("pyramid", "pyramid_bar"):
         return Help(pyramid=True)
-    if part[0] == "boonus":
-        if part[1] in BOONUS or part[1] == "row":
-            sym = part[2] if part[1] == "row" else part[1]
-            kind = 6 + BOONUS.index(sym)
-        else:
-            kind = None
+    if k.kind in ("boonus_cell", "boonus_row", "boonus_bar"):
+        kind = 6 + BOONUS.index(k.what) if k.what else None  # a bar: any Boo-nus symbol
         mask = 0
         for s in range(t.n_pow, t.n_sym):
             if kind is None or t.sym_kind[s] == kind:
@@ -148,6 +141,13 @@ def values(t: Tables, st: State, d: Decision, h: Help) -> list[int]:
             return [1, 0]
         moon = best[0] + best[1] - (min(calm) if calm else 0)
         return [plan, moon]
+    if kind == "moon_first":
+        dice = d.info["dice"]
+        return [box_value(t, st, c * 6 + dice[i] - 1, h) for i, c in opts]
+    if kind == "moon_late":  # keep the full moon (scare with the die) or use it now
+        best = max((box_value(t, st, b, h) for b in st.boxes_for(d.info["value"])), default=0)
+        calm = [scare_cost(t, st, c, h) for c in range(6) if not st.scared(c)]
+        return [-scare_cost(t, st, d.info["target"], h), best - (min(calm) if calm else 0)]
     if kind == "moon_collect":
         return [box_value(t, st, c * 6 + d.info["value"] - 1, h) for c in opts]
     if kind == "moon_scare":
@@ -190,18 +190,22 @@ def child_checked(st: State, c: int) -> int:
     return bin(st.boxes >> (c * 6) & 63).count("1")
 
 
-def choose(t: Tables, st: State, policy: str, u: float, h: Help) -> int:
-    """The index of the option the policy takes: random floor(u * n); greedy (and cover) the
-    highest value, the first on ties (the canonical order breaks them)."""
-    d = st.decision
-    if policy == "random":
-        return int(u * len(d.options))
-    return int(np.argmax(values(t, st, d, h)))
-
-
 def policy(name: str, t: Tables, target: int = -1):
-    """choose(state, legal, u) -> action, for the driver."""
-    if name == "lookahead":
-        return lookahead(policy("greedy", t), lambda st, legal: values(t, st, st.decision, Help()))
-    h = helps(t, target) if name == "cover" else Help()
-    return lambda st, legal, u: legal[choose(t, st, name, u, h)]
+    """choose(state, legal, u) -> action, for the driver: the shared ladder (driver.ladder) over
+    greedy (the highest value, the first on ties: the canonical order breaks them)."""
+    help_of = {}
+    seen = [None, None]  # the decision last valued, and its values (lookahead asks per action)
+
+    def greedy(st: State, legal: list, u: float, target: int | None = None):
+        e = -1 if target is None else target
+        if e not in help_of:
+            help_of[e] = helps(t, e)
+        return legal[int(np.argmax(values(t, st, st.decision, help_of[e])))]
+
+    def value(st: State, action) -> int:
+        d = st.decision
+        if seen[0] is not d:
+            seen[0], seen[1] = d, values(t, st, d, Help())
+        return seen[1][next(i for i, o in enumerate(d.options) if o is action or o == action)]
+
+    return ladder(name, greedy, value, target)

@@ -23,9 +23,13 @@ Readings chosen where the rulebook is ambiguous (each is also stated where it is
   this turn's scare, a bat unlocked by a collect may change the next candy collected (a star's).
 - A bat changes candies taken from a child's box (die, doubles, star, full moon), not candies
   from the CAULDRON or a bone, which are of the player's choice anyway.
-- Full moon: die 1 then die 2 each collect under a child of the player's choice (a die whose value
-  no box can take is skipped), then the player scares a child who is not yet scared (the choice is
-  the player's, but not a child already scared).
+- Full moon: both dice collect, each under a child of the player's choice, the die the player
+  picks first (a die whose value no box can take is skipped); then the player scares a child who
+  is not yet scared (the choice is the player's, but not a child already scared). A full moon
+  ready at the start of a turn is taken or declined before the dice are used; one circled by the
+  turn's collect may be used at once (the other die collects instead of scaring) or kept.
+- Bones: one per doubles roll (the rulebook speaks of a single bone); the layout's rules option
+  `bones_per_doubles: any` lets the player spend several, choosing how many.
 - Immediate effects wait in a queue and resolve one at a time in a fixed order: pyramid boxes,
   cauldron boxes, cauldron/pyramid choices of stash columns (left first), Boo-nus row actions, stars.
 - A pyramid or cauldron earned when its section is full, or a star with no box left, is lost (it is
@@ -34,11 +38,7 @@ Readings chosen where the rulebook is ambiguous (each is also stated where it is
   are checked, a row's action is taken when the row is full.
 - Tie-break: the furthest stash column reached (`tiebreak`); a further tie is shared.
 
-Policies (`choose`, `values`): random takes option floor(u * n) of the n legal ones; greedy takes
-the option of highest value, the first on ties. A box is worth 10 x the points its candy adds, plus
-3 per unfinished symbol it belongs to and 30 more per symbol it completes; a plan loses the cost of
-its scare (5 per earlier scare, 400 for a skull, 40 if a skull power can skip it). Cover is greedy
-plus 10,000 for every option that helps its target element (`helps`).
+Policies: policy.py (random, greedy and cover, with greedy's weights by name).
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ from .policy import K, policy
 
 @dataclass
 class Decision:
-    kind: str  # plan, moon, moon_collect, moon_scare, skull, any_box, bat, bone, cauldron, cp, row
+    kind: str  # plan, moon, moon_first, moon_late, moon_collect, moon_scare, skull, any_box, bat, bone,
+    # cauldron, cp, row
     options: list
     info: dict = field(default_factory=dict)
 
@@ -185,51 +186,77 @@ class State:
 
     def _doubles(self):
         """Doubles: ignore the values; cross out a box under any child (not scared), no scare.
-        Then one unlocked bone may be crossed out for a candy of choice in the stash."""
+        Then unlocked bones may be crossed out, a candy of choice in the stash each: one per roll,
+        or as many as the player chooses under the rules option bones_per_doubles: any."""
         options = self.any_boxes()
         if options:
             box = yield Decision("any_box", options)
             yield from self._collect(box)
         else:
             self.missed += 1
-        if self.ready("bone") and self.open_types():
+        while self.ready("bone") and self.open_types():
             choice = yield Decision("bone", [None] + self.open_types())
-            if choice is not None:
-                self.used[POWERS.index("bone")] += 1
-                self._add_candy(choice)
-                yield from self._resolve()
+            if choice is None:
+                return
+            self.used[POWERS.index("bone")] += 1
+            self._add_candy(choice)
+            yield from self._resolve()
+            if not self.t.bones_any:
+                return
 
     def _plain_turn(self, a: int, b: int):
         dice = (a, b)
-        moon = False
-        if self.ready("full_moon"):
-            moon = (yield Decision("moon", [False, True], {"dice": dice})) is True
-        if moon:
-            # Full moon: each die collects (die 1 first), then a child of the player's choice is scared.
+        moons = self.ready("full_moon")
+        if moons and (yield Decision("moon", [False, True], {"dice": dice})) is True:
+            # Full moon: both dice collect, the first from a die of the player's choice, then a
+            # child of the player's choice is scared.
             self.used[POWERS.index("full_moon")] += 1
-            for d in dice:
-                options = [b // 6 for b in self.boxes_for(d)]
-                if options:
-                    c = yield Decision("moon_collect", options, {"value": d})
-                    yield from self._collect(c * 6 + d - 1)
-            calm = [c for c in range(6) if not self.scared(c)]
-            if calm and not (yield from self._skull(None)):
-                c = yield Decision("moon_scare", calm)
-                self._scare(c)
+            options = self._die_child(dice)
+            if options:
+                i, c = yield Decision("moon_first", options, {"dice": dice})
+                yield from self._collect(c * 6 + dice[i] - 1)
+                yield from self._moon_collect(dice[1 - i])
+            yield from self._moon_scare()
             return
         # Collect with one die, scare with the other.
-        options = [(i, c) for i in (0, 1) for c in range(6) if self.available(c * 6 + dice[i] - 1)]
+        options = self._die_child(dice)
         if not options:
             # No box can take either die: nothing is collected; the player picks the scare die.
             self.missed += 1
             options = [(0, None), (1, None)]
         i, c = yield Decision("plan", options, {"dice": dice})
+        target = dice[1 - i] - 1
         if c is not None:
             yield from self._collect(c * 6 + dice[i] - 1)
-        target = dice[1 - i] - 1
+            # A full moon circled by this collect may be used at once (the other die collects too,
+            # then a child of choice is scared) or kept for a later turn.
+            if self.ready("full_moon") > moons and (
+                    yield Decision("moon_late", [False, True], {"value": dice[1 - i], "target": target})):
+                self.used[POWERS.index("full_moon")] += 1
+                yield from self._moon_collect(dice[1 - i])
+                yield from self._moon_scare()
+                return
         # A die that would scare a child already scared is ignored.
         if not self.scared(target) and not (yield from self._skull(target)):
             self._scare(target)
+
+    def _die_child(self, dice) -> list[tuple[int, int]]:
+        """(die index, child) pairs whose box takes that die: die 1's children first."""
+        return [(i, c) for i in (0, 1) for c in range(6) if self.available(c * 6 + dice[i] - 1)]
+
+    def _moon_collect(self, d: int):
+        """The full moon's other die collects under a child of choice (skipped if no box takes it)."""
+        options = [b // 6 for b in self.boxes_for(d)]
+        if options:
+            c = yield Decision("moon_collect", options, {"value": d})
+            yield from self._collect(c * 6 + d - 1)
+
+    def _moon_scare(self):
+        """After a full moon's collects: a child of choice who is not scared yet (a skull may skip it)."""
+        calm = [c for c in range(6) if not self.scared(c)]
+        if calm and not (yield from self._skull(None)):
+            c = yield Decision("moon_scare", calm)
+            self._scare(c)
 
     def _skull(self, target):
         """Zombie: an unlocked skull may be crossed out to skip this turn's scare."""
