@@ -185,3 +185,18 @@ def test_haunt_the_block_sheet_draws_off_mechanics_as_nothing(htb):
     assert not any(i.startswith("power.acrobat.") for i in scene) and HB.SWEET_BAR not in scene
     assert "No power" in scene[HB.child_text_id("acrobat")].markup
     assert len(matching(scene, r"stars\.\d+")) == off.content.stars == 6
+
+
+def test_haunt_the_block_cover_aims_no_power_at_a_free_doubles_write():
+    """Regression (found by the switched-off equality test at SHEETGEN_LONG=1): with doubles, a candy
+    space beyond the longest move is written for free; the fast engine's cover, aiming at a moon
+    power's use circle, read that distance's payments from the next roll's list and took the move
+    for a hit. These shipped-sheet games went differently in the two engines."""
+    doc = load("haunt-the-block").doc
+    ids = H_RULES.element_ids(doc)
+    for seed, picked in ((4, [102]), (5, [129, 265])):
+        dice, u, targets = H_RULES.inputs(seed, 300, 7, "cover", len(ids))
+        dice, u, targets = dice[picked], u[picked], targets[picked]
+        assert all(ids[t].startswith("power.") for t in targets)
+        ref = H_RULES.reference(doc, dice, u, "cover", targets)
+        assert H_RULES.fast(doc, dice, u, "cover", targets).same_as(ref)

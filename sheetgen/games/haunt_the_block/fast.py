@@ -276,7 +276,8 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                             nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
                             if e_path[dest] == tg or nxt == tg:
                                 v += HIT
-                            elif tk >= 0:  # the first cheapest payment with the target power
+                            elif tk >= 0 and d <= D:  # the first cheapest payment with the target power
+                                # (a doubles write beyond the longest move is free: no power pays it)
                                 lst = sp_qi[dest] * 36 * (D + 1) + roll + d
                                 for i in range(off[lst], off[lst + 1]):
                                     code = np.int64(flat[i])
