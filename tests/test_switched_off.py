@@ -200,3 +200,20 @@ def test_haunt_the_block_cover_aims_no_power_at_a_free_doubles_write():
         assert all(ids[t].startswith("power.") for t in targets)
         ref = H_RULES.reference(doc, dice, u, "cover", targets)
         assert H_RULES.fast(doc, dice, u, "cover", targets).same_as(ref)
+
+
+def test_variants_keep_a_switched_off_reward_or_star_off(tt, htb):
+    import numpy as np
+
+    from sheetgen.games.haunt_the_block.variant import generate as h_generate
+    from sheetgen.games.tricky_treats.variant import generate as t_generate
+
+    data = tt[1].model_dump(mode="json")
+    data["content"] = t_generate(data["content"], np.random.default_rng(3))
+    rewards = TrickySheet.model_validate(data).content.stash.rewards
+    assert [r.kind for r in rewards][:4] == ["none", "cauldron_pyramid", "star", "none"]
+    data = htb[1].model_dump(mode="json", exclude_none=True)  # as a layout file reads
+    params = {"threshold_shift": -1, "start_stars": 1, "uses": 2, "bar_points": 5, "amount_max": 3}
+    data["content"] = h_generate(data["content"], np.random.default_rng(3), params=params)
+    c = HauntSheet.model_validate(data).content
+    assert c.star_columns == [0, 2, 3, 4, 5] and c.stars == 1 + 5  # the Black Cat's star is off too
