@@ -93,7 +93,7 @@ def test_print_rules_on_both_papers():
     ("- {candy: gumball, start: true}  # 9", "- {candy: gumball}  # 9", "starting spaces"),
     ("condition: {kind: even}", "condition: {kind: at_least}", "needs a value"),
     ("- {child: turtle}  # 46", "- {child: bee}  # 46", "twice"),
-    ("thresholds: [6, 5, 4, 3, 2, 1]", "thresholds: [7, 5, 4, 3, 2, 1]", "thresholds"),
+    ("thresholds: [6, 5, 4, 3, 2, 1]", "thresholds: [8, 5, 4, 3, 2, 1]", "7: the column has no star"),
     ("{id: giant, name: Giant, symbol: moon, power: add, amount: 2}",
      "{id: giant, name: Giant, symbol: moon, power: add_dice}", "share a power"),
     ("across: 15", "across: 30", "layout"),

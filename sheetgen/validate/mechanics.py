@@ -10,10 +10,13 @@ the mechanic's own) with 95 % bounds on the paired differences. A mechanic whose
 beyond its bound and by at least 1 % of the mean score or 0.5 percentage points of reach, is dead
 weight.
 
-A transform the layout model refuses (e.g. a star need above the number of candy rows) is played
-when the game's engines read the document as it is (Boogaloo's do: such a star is never earned),
-and said so ("refused"); when the engine re-validates the layout (Tricky Treats', Haunt the
-Block's fast engines), the mechanic is listed as not played: its model needs an "off" value.
+A transform should give a layout the model accepts: the models have "off" values for this (a
+Tricky Treats child with no power symbols, a reward of kind none; a Haunt the Block power none, a
+star threshold of one more than the candy rows; a Boogaloo Boo-nus slot none). One the model
+refuses (e.g. a Boogaloo star need above the number of candy rows) is played when the game's
+engines read the document as it is (Boogaloo's do: such a star is never earned), and said so
+("refused"); when an engine re-validates the layout (Tricky Treats', Haunt the Block's fast
+engines), the mechanic is listed as not played: its model needs an "off" value.
 """
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ class Board:
     @cached_property
     def moon_child(self) -> dict[str, int]:
         """Moon power -> index of the child carrying it."""
-        return {k.power: i for i, k in enumerate(self.c.children) if k.symbol == "moon"}
+        return {k.power: i for i, k in enumerate(self.c.children) if k.power in MOON_POWERS}
 
     def amount(self, power: str) -> int:
         i = self.moon_child.get(power)
@@ -253,7 +253,7 @@ class Board:
     @cached_property
     def amounts(self) -> dict[str, int]:
         """The sheet's moon powers and their amounts (0 for a power without one)."""
-        return {k.power: k.amount for k in self.c.children if k.symbol == "moon"}
+        return {k.power: k.amount for k in self.c.children if k.power in MOON_POWERS}
 
     @cached_property
     def routes(self) -> dict[tuple[int, int], list]:
@@ -294,14 +294,14 @@ class Board:
         ids = [path_id(i) for i in range(self.n)]
         ids += [start_id(i) for i in self.starts]
         ids += [stash_id(k, col) for k in self.candy_ids for col in range(len(c.points))]
-        ids += [column_star_id(col) for col in range(len(c.points))]
+        ids += [column_star_id(col) for col in c.star_columns]
         ids += [star_id(k) for k in range(c.stars)]
         ids += [boonus_id(s, k) for s, n in zip(SYMBOLS, self.sym_count) for k in range(n)]
         ids += [boonus_bar_id(k) for k in range(self.columns)]
         if self.sweethearts:
             ids.append(SWEET_BAR)
         ids += [STARS_BAR, PUMPKINS_BAR]
-        ids += [power_id(k.id, u) for k in c.children if k.symbol == "moon" for u in range(c.uses)]
+        ids += [power_id(k.id, u) for k in c.children if k.power in MOON_POWERS for u in range(c.uses)]
         ids += [penalty_id(k) for k in self.candy_ids]
         return ids
 

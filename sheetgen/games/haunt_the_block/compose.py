@@ -91,7 +91,7 @@ def _block(doc: HauntSheet, w: float, h: float, ink: bool) -> tuple[list[Item], 
 
 def _caption(doc, ch, cx, cy, side, box, px, py, w, h) -> list[Item]:
     """Name and power of a child, inside the block next to its space; moons get their use circles."""
-    moon = ch.symbol == "moon"
+    moon = ch.power in ACT_ORDER  # a moon whose power is switched off has no use circles
     if side in ("top", "bottom"):
         cw, chh = 2 * px - 1.5, CAP_TOP - 1.0
         x = min(max(cx - cw / 2, px + 0.5), w - px - 0.5 - cw)
@@ -151,6 +151,10 @@ def _stash(doc: HauntSheet, x: float, y: float, w: float, ink: bool) -> tuple[li
     y += len(c.candies) * row + 0.8
     for k, t in enumerate(c.thresholds):
         cx = x + label + (k + 0.5) * pitch
+        if k not in c.star_columns:  # the column's star is switched off: a dash, nothing to circle
+            items.append(Text(cx, y + 9.0, "\u2013", 7, bold=True, align="center", color=SOFT,
+                              id=ids.column_need_id(k)))
+            continue
         items.append(Circle(cx, y + 3.2, 3.3, MARK, id=ids.column_star_id(k), writable=True))
         items.append(Icon("star", cx, y + 3.2, 4.6, mono=ink))
         items.append(Text(cx, y + 9.0, f"{t}", 7, bold=True, align="center", id=ids.column_need_id(k)))
@@ -263,7 +267,7 @@ def _how(doc: HauntSheet, x: float, y: float, w: float, ink: bool,
     """The rules in a nutshell, so the sheet plays without the rulebook; above `bottom` (a
     variant's QR code) it is set a little smaller when it would run into it."""
     c = doc.content
-    moons = sorted((k for k in c.children if k.symbol == "moon"), key=lambda k: ACT_ORDER.index(k.power))
+    moons = sorted((k for k in c.children if k.power in ACT_ORDER), key=lambda k: ACT_ORDER.index(k.power))
     chain = ("in this order: " + ", then ".join(k.name for k in moons) if c.power_order == "printed"
              else "in any order you like")
     text = summary("haunt-the-block", uses=c.uses, chain=chain, last=c.turns)[0]

@@ -105,7 +105,7 @@ def sheet(doc_json: str):
         if p in b.moon_child:
             kid = c.children[b.moon_child[p]].id
             e_power[k, :c.uses] = [eid[ids.power_id(kid, j)] for j in range(c.uses)]
-    kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3}
+    kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3, "none": 5}  # moons 4
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
     bars = bar_ids(b)
     ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
@@ -119,11 +119,11 @@ def sheet(doc_json: str):
               np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
               np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
-              np.array([MOON_POWERS.index(k.power) if k.symbol == "moon" else 0 for k in c.children], i8),
+              np.array([MOON_POWERS.index(k.power) if k.power in MOON_POWERS else 0 for k in c.children], i8),
               np.array(b.sym_count, i8), np.concatenate([np.diff(pts0), [0]]).astype(i8), pts0.astype(i8),
               np.array(c.thresholds, i8), np.array(b.starts, i8),
               np.array([eid[ids.path_id(i)] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
-              np.array([eid[ids.column_star_id(j)] for j in range(ncol)], i8),
+              np.array([eid.get(ids.column_star_id(j), -1) for j in range(ncol)], i8),  # -1: no star
               np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
               np.array([eid[ids.boonus_bar_id(j)] for j in range(b.columns)], i8), e_power.astype(i8),
               np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8), *tabs)
@@ -276,7 +276,8 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                             nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
                             if e_path[dest] == tg or nxt == tg:
                                 v += HIT
-                            elif tk >= 0:  # the first cheapest payment with the target power
+                            elif tk >= 0 and d <= D:  # the first cheapest payment with the target power
+                                # (a doubles write beyond the longest move is free: no power pays it)
                                 lst = sp_qi[dest] * 36 * (D + 1) + roll + d
                                 for i in range(off[lst], off[lst + 1]):
                                     code = np.int64(flat[i])
@@ -398,7 +399,7 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                         rj = 1
                         if ints[11] >= 0:
                             r[ints[11]] = True
-                else:
+                elif kind == 4:
                     unl[ch_moon[ch]] = 1
                     amask |= 1 << ch_moon[ch]
             if owed:  # the Pirate: a candy of choice

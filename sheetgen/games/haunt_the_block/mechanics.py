@@ -1,36 +1,47 @@
 """Haunt the Block's switchable mechanics, for the report's mechanic check
-(sheetgen.validate.mechanics): each a transform of the layout document, read by both engines as
-they read any sheet. Some need a value the layout model does not accept yet (a star threshold
-above the candy rows, a power set to none); the check reports those as not played."""
+(sheetgen.validate.mechanics): each a transform of the layout document into one the model accepts
+(a power set to none, a star threshold of one more than the candy rows), read by both engines
+as they read any sheet."""
 
 from __future__ import annotations
 
 from ...validate.mechanics import Mechanic, edit
+from .board import SWEET_BAR, column_star_id, power_id
+from .model import MOON_POWERS, NO_POWER
 
 
 def _star_off(col: int):
     def off(doc):
         th = list(doc.content.thresholds)
-        th[col - 1] = len(doc.content.candies) + 1  # more candy rows than there are: never earned
-        return edit(doc, thresholds=th)
+        th[col - 1] = len(doc.content.candies) + 1  # the model's "no star under this column"
+        return edit(doc, thresholds=th, stars=doc.content.stars - 1)  # one circle fewer in Stars
     return off
 
 
-def _power_off(child: str):
+def _power_off(kids: tuple[str, ...]):
     def off(doc):
-        kids = [k.model_copy(update={"power": None, "amount": 0}) if k.id == child else k
-                for k in doc.content.children]
-        return edit(doc, children=kids)
+        c = doc.content
+        stars = sum(k.power == "star" for k in c.children if k.id in kids)  # its circle goes too
+        new = [k.model_copy(update={"power": NO_POWER, "amount": 0}) if k.id in kids else k for k in c.children]
+        return edit(doc, children=new, stars=c.stars - stars)
     return off
 
 
 def mechanics(doc) -> list[Mechanic]:
     c = doc.content
-    out = [Mechanic(f"{k.name} ({k.power.replace('_', ' ')})", "power", _power_off(k.id), "the child's power is removed",
-                    tuple(f"power.{k.id}.{u + 1}" for u in range(c.uses)) if k.symbol == "moon" else ())
-           for k in c.children if k.power]
-    out += [Mechanic(f"stash star {col}", "reward", _star_off(col), "needs more candy rows than there are",
-                     (f"stash.star.{col}",)) for col in range(1, len(c.points) + 1)]
+    on = [k for k in c.children if k.power not in (None, NO_POWER)]
+    sweet = tuple(k.id for k in on if k.power == "sweetheart")  # a pair: the bar needs both
+    out = [Mechanic(f"{k.name} ({k.power.replace('_', ' ')})", "power", _power_off((k.id,)),
+                    "the child's power is none",
+                    tuple(power_id(k.id, u) for u in range(c.uses)) if k.power in MOON_POWERS else ())
+           for k in on if k.power != "sweetheart"]
+    if sweet:
+        names = " and ".join(k.name for k in on if k.id in sweet)
+        out.append(Mechanic(f"{names} (sweethearts)", "power", _power_off(sweet),
+                            "both sweethearts' power is none", (SWEET_BAR,)))
+    out += [Mechanic(f"stash star {col + 1}", "reward", _star_off(col + 1),
+                     "the column has no star (threshold: candy rows + 1), one circle fewer in Stars",
+                     (column_star_id(col),)) for col in c.star_columns]
     if c.start_stars:
         out.append(Mechanic("start star", "reward",
                             lambda d: edit(d, start_stars=d.content.start_stars - 1, stars=d.content.stars - 1),

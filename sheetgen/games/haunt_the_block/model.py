@@ -10,6 +10,7 @@ from ...model import Candy, IconName, Ident, LayoutFile, PageSetup, Strict, uniq
 
 SYMBOLS = ("pumpkin", "cat", "moon")
 CAT_POWERS = ("candy_of_choice", "star", "sweetheart")
+NO_POWER = "none"  # a cat or moon child whose power is switched off: its space only fills its Boo-nus symbol
 MOON_POWERS = ("add_dice", "flip_die", "add", "subtract")
 ACT_ORDER = ("flip_die", "add_dice", "add", "subtract")  # the printed order moon powers act on one roll
 POWER_ORDERS = ("printed", "any")
@@ -39,7 +40,9 @@ class Child(Strict):
     icon: IconName | None = Field(None, description="emblem in the space; default the symbol")
     condition: Condition | None = Field(None, description="pumpkins only")
     power: Literal["candy_of_choice", "star", "sweetheart", "add_dice", "flip_die", "add",
-                   "subtract"] | None = Field(None, description="cats and moons")
+                   "subtract", "none"] | None = Field(
+        None, description="cats and moons; 'none' switches the power off (the space still checks its "
+        "Boo-nus symbol; a moon gets no use circles)")
     amount: int = Field(0, ge=0, le=3, description="for add / subtract: how much")
 
     @model_validator(mode="after")
@@ -47,9 +50,9 @@ class Child(Strict):
         s = self.symbol
         if s == "pumpkin" and (self.condition is None or self.power is not None):
             raise ValueError(f"pumpkin child '{self.id}' needs a condition and no power")
-        if s == "cat" and self.power not in CAT_POWERS:
+        if s == "cat" and self.power not in CAT_POWERS + (NO_POWER,):
             raise ValueError(f"cat child '{self.id}' needs a power among {', '.join(CAT_POWERS)}")
-        if s == "moon" and self.power not in MOON_POWERS:
+        if s == "moon" and self.power not in MOON_POWERS + (NO_POWER,):
             raise ValueError(f"moon child '{self.id}' needs a power among {', '.join(MOON_POWERS)}")
         if s != "pumpkin" and self.condition is not None:
             raise ValueError(f"only pumpkin children have a condition; remove it from '{self.id}'")
@@ -80,7 +83,8 @@ def power_text(ch: Child, partner: str = "the other heart") -> str:
             "add_dice": "Add both dice together",
             "flip_die": "Turn a die upside down",
             "add": f"Add {ch.amount} to a die",
-            "subtract": f"Take {ch.amount} from a die"}[ch.power]
+            "subtract": f"Take {ch.amount} from a die",
+            NO_POWER: "No power"}[ch.power]
 
 
 class Space(Strict):
@@ -103,7 +107,8 @@ class HauntContent(Strict):
     candies: list[Candy] = Field(min_length=3, max_length=8)
     points: list[int] = Field(min_length=2, max_length=8, description="stash points per column")
     thresholds: list[int] = Field(min_length=2, max_length=8,
-                                  description="candy rows needed in each column for its star")
+                                  description="candy rows needed in each column for its star; one "
+                                  "more than there are candies: the column has no star")
     stars: int = Field(8, ge=2, le=10, description="stars in the Stars section: as many as can be "
                        "earned (the start, one per stash column, one per star-power child)")
     start_stars: int = Field(1, ge=0, le=8, description="stars circled at the start")
@@ -132,14 +137,15 @@ class HauntContent(Strict):
         if any(b <= a for a, b in zip(self.points, self.points[1:])) or self.points[0] < 0:
             raise ValueError("points must grow from column to column")
         for k, t in enumerate(self.thresholds):
-            if not 1 <= t <= ncandy:
-                raise ValueError(f"thresholds[{k}] = {t}: a star needs 1 to {ncandy} candy rows")
+            if not 1 <= t <= ncandy + 1:
+                raise ValueError(f"thresholds[{k}] = {t}: a star needs 1 to {ncandy} candy rows "
+                                 f"({ncandy + 1}: the column has no star)")
         if self.start_stars > self.stars:
             raise ValueError("start_stars cannot exceed stars")
-        earnable = self.start_stars + ncol + sum(c.power == "star" for c in self.children)
+        earnable = self.start_stars + len(self.star_columns) + sum(c.power == "star" for c in self.children)
         if self.stars != earnable:
             raise ValueError(f"stars is {self.stars} but {earnable} can be earned (start_stars, one "
-                             "per stash column, one per star-power child); give stars: "
+                             "per stash column with a star, one per star-power child); give stars: "
                              f"{earnable}, one circle each")
         candies = {c.id for c in self.candies}
         kids = {c.id: c for c in self.children}
@@ -162,7 +168,7 @@ class HauntContent(Strict):
         for s in SYMBOLS:
             if not any(c.symbol == s for c in self.children):
                 raise ValueError(f"no child carries a {s}; the Boo-nus section needs each symbol")
-        powers = [c.power for c in self.children if c.symbol == "moon"]
+        powers = [c.power for c in self.children if c.symbol == "moon" and c.power != NO_POWER]
         if len(set(powers)) != len(powers):
             raise ValueError("two moon children share a power; give each moon a different power")
         if (n := sum(c.power == "sweetheart" for c in self.children)) not in (0, 2):
@@ -175,6 +181,11 @@ class HauntContent(Strict):
             raise ValueError(f"the path has {len(self.path)} spaces but a move can reach "
                              f"{self.longest_move}; make the path longer")
         return self
+
+    @property
+    def star_columns(self) -> list[int]:
+        """The stash columns with a star (0-based): those whose threshold the candy rows can meet."""
+        return [k for k, t in enumerate(self.thresholds) if t <= len(self.candies)]
 
     @property
     def longest_move(self) -> int:

@@ -149,7 +149,7 @@ class State:
             self.sweet += 1
             if self.sweet == 2:
                 self.bar(ids.SWEET_BAR)
-        else:
+        elif kid.power in MOON_POWERS:  # (a power switched off, "none", does nothing)
             self.unlocked[kid.power] = True
 
     def can_use(self, power: str) -> bool:

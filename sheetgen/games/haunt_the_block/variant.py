@@ -65,10 +65,11 @@ SPACE = (
 def turn(new: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:
     """Apply the SPACE parameters `p` to a shuffled block (changed in place and returned)."""
     n = len(new["candies"])
-    new["thresholds"] = [int(np.clip(t + p["threshold_shift"], 1, n)) for t in new["thresholds"]]
+    # a column without a star (threshold n + 1) keeps none
+    new["thresholds"] = [t if t > n else int(np.clip(t + p["threshold_shift"], 1, n)) for t in new["thresholds"]]
     new["start_stars"] = p["start_stars"]  # the Stars section: one circle per star that can be earned
-    new["stars"] = p["start_stars"] + len(new["points"]) + sum(ch.get("power") == "star"
-                                                            for ch in new["children"])
+    new["stars"] = p["start_stars"] + sum(t <= n for t in new["thresholds"]) + sum(
+        ch.get("power") == "star" for ch in new["children"])
     new["uses"], new["bar_points"] = p["uses"], p["bar_points"]
     for ch in new["children"]:
         if ch.get("power") in ("add", "subtract"):

@@ -16,6 +16,8 @@ from .model import BOONUS, IMMEDIATE, POWERS, TrickySheet
 
 # ---- static tables (shared by both engines) ----------------------------------------------------
 
+NEVER = 7  # a stash column has 6 circles (one per candy): a reward kind none needs 7, never earned
+
 @dataclass
 class Tables:
     """The sheet's content as arrays. Children are indexed by their number - 1; box b is child
@@ -79,7 +81,7 @@ def tables(doc: TrickySheet) -> Tables:
         boonus_len=np.array([n for _, n in c.boonus_rows()], np.int64),
         points=np.array([0] + c.stash.points, np.int64),
         rew_star=np.array([r.kind == "star" for r in c.stash.rewards]),
-        needs=np.array([r.needs for r in c.stash.rewards], np.int64),
+        needs=np.array([NEVER if r.kind == "none" else r.needs for r in c.stash.rewards], np.int64),
         cauldron=np.array([candy_ids.index(k) for k in c.cauldron], np.int64),
         pyr_cum=np.cumsum(c.pyramid).astype(np.int64), actions=list(c.boonus_actions),
         points_bar=c.points_bar, points_scared=c.points_scared, bones_any=c.bones_per_doubles == "any")
@@ -168,7 +170,7 @@ def _elements(doc: TrickySheet, t: Tables) -> list[tuple[Key, str]]:
     out += [(Key("boonus_symbol", i), id_boonus_symbol(k.id)) for i, k in enumerate(kids)]
     out += [(Key("stash", i, n), id_stash(cid, n)) for i, cid in enumerate(t.candy_ids) for n in range(1, 8)]
     for i, r in enumerate(c.stash.rewards):
-        for what in (["star"] if r.kind == "star" else ["cauldron", "pyramid"]):
+        for what in {"star": ["star"], "none": []}.get(r.kind, ["cauldron", "pyramid"]):
             out.append((Key("reward", i, what=what), id_reward(i + 1, what)))
     out += [(Key("cauldron", i), id_cauldron(i + 1)) for i in range(len(c.cauldron))]
     out += [(Key("pyramid", n), id_pyramid(n)) for n in range(1, int(t.pyr_cum[-1]) + 1)]

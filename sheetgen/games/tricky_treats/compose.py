@@ -108,7 +108,9 @@ def _child(doc: TrickySheet, ch, x: float, y: float, w: float, h: float, ink: bo
     left = bsx > x + w / 2
     items.append(Text(bsx + (-1 if left else 1) * (sym / 2 + 1.5), bsy + 1.0, "Boo-nus", 6.5, color=SOFT,
                       align="right" if left else "left", id=f"{B.id_boonus_symbol(ch.id)}.label"))
-    # the power in a few words
+    # the power in a few words (a child whose power is switched off has none to print)
+    if not ch.powers:
+        return items
     pt = c.power_texts[ch.power]
     rule = "used at once" if square else "circle it when unlocked; cross it out to use it"
     items.append(Para(x + 2.5, bsy + 4.6, w - 5, y + h - (bsy + 4.6) - 1.0,
@@ -163,6 +165,10 @@ def _stash(doc: TrickySheet, x: float, y: float, w: float, ink: bool) -> tuple[l
     items.append(Text(x, yr + 12.6, "needs", 6.5, color=SOFT, id="stash.needs.label"))
     for i, rew in enumerate(c.stash.rewards, 1):
         cx = x0 + (i - 0.5) * col
+        if rew.kind == "none":  # switched off: an empty slot and a dash
+            items.append(Text(cx, yr + 13.2, "\u2013", 8, bold=True, align="center", color=SOFT,
+                              id=f"stash.reward.{i}.needs"))
+            continue
         if rew.kind == "star":
             items.append(Icon("star", cx, yr + 4.6, 6.2, id=B.id_reward(i, "star"), mono=ink))
         else:

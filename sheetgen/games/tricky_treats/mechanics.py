@@ -4,8 +4,7 @@ each a transform of the layout document, read by both engines as they read any s
 from __future__ import annotations
 
 from ...validate.mechanics import Mechanic, edit
-
-NEVER = 7  # a stash column has 6 circles (one per candy): a reward needing 7 is never earned
+from .board import id_power, id_reward
 
 
 def _power_off(child: str):
@@ -18,7 +17,7 @@ def _power_off(child: str):
 def _reward_off(col: int):
     def off(doc):
         rewards = list(doc.content.stash.rewards)
-        rewards[col - 1] = rewards[col - 1].model_copy(update={"needs": NEVER})
+        rewards[col - 1] = rewards[col - 1].model_copy(update={"kind": "none", "needs": None})
         return edit(doc, stash=doc.content.stash.model_copy(update={"rewards": rewards}))
     return off
 
@@ -32,16 +31,17 @@ def _action_off(action: str):
 def mechanics(doc) -> list[Mechanic]:
     c = doc.content
     out = []
-    for k in sorted(c.children, key=lambda ch: ch.number):
+    for k in sorted((ch for ch in c.children if ch.powers), key=lambda ch: ch.number):
         name = c.power_texts[k.power].name
-        out.append(Mechanic(f"{name} ({k.name})", "power", _power_off(k.id), "its power symbols are removed",
-                            tuple(f"child.{k.id}.power.{j}" for j in range(1, len(k.powers) + 1))))
+        out.append(Mechanic(f"{name} ({k.name})", "power", _power_off(k.id), "no power symbols (powers: [])",
+                            tuple(id_power(k.id, j) for j in range(1, len(k.powers) + 1))))
     for i, r in enumerate(c.stash.rewards, 1):
+        if r.kind == "none":
+            continue
         what = "star" if r.kind == "star" else "cauldron or pyramid"
-        ids = (f"stash.reward.{i}.star",) if r.kind == "star" else (f"stash.reward.{i}.cauldron",
-                                                                    f"stash.reward.{i}.pyramid")
+        ids = (id_reward(i, "star"),) if r.kind == "star" else (id_reward(i, "cauldron"), id_reward(i, "pyramid"))
         out.append(Mechanic(f"stash reward {i} ({what})", "reward", _reward_off(i),
-                            f"needs {NEVER} circles of a 6-circle column", ids))
+                            "the column gives no reward (kind: none)", ids))
     if len(c.boonus_actions) > 1:
         for a in c.boonus_actions:
             out.append(Mechanic(f"Boo-nus action: {a}", "reward", _action_off(a),

@@ -44,11 +44,14 @@ class Child(Strict):
     power: Power
     boxes: list[Ident] = Field(min_length=6, max_length=6,
                                description="candy id of the boxes for die values 1 to 6")
-    powers: list[Link] = Field(min_length=2, max_length=MAX_POWERS, description="2 or 3 power symbols")
+    powers: list[Link] = Field(max_length=MAX_POWERS, description="2 or 3 power symbols; none ([]) "
+                               "switches the child's power off (nothing to unlock, no power text printed)")
     boonus: BoonusLink
 
     @model_validator(mode="after")
     def _disjoint(self):
+        if len(self.powers) == 1:
+            raise ValueError(f"child '{self.id}' has 1 power symbol; give it 2 or 3, or none ([]) to switch it off")
         seen = [v for link in self.powers for v in link.boxes]
         if len(seen) != len(set(seen)):
             raise ValueError(f"child '{self.id}': a box may unlock only one power symbol ({seen})")
@@ -56,10 +59,19 @@ class Child(Strict):
 
 
 class Reward(Strict):
-    """The reward under a stash column: a star, or a cauldron/pyramid choice."""
+    """The reward under a stash column: a star, a cauldron/pyramid choice, or none (the column
+    gives no reward: the mechanic switched off)."""
 
-    kind: Literal["star", "cauldron_pyramid"]
-    needs: int = Field(ge=1, le=6, description="checked circles in the column that earn it")
+    kind: Literal["star", "cauldron_pyramid", "none"]
+    needs: int | None = Field(None, ge=1, le=6, description="checked circles in the column that earn "
+                              "it; required unless kind is none (then leave it out)")
+
+    @model_validator(mode="after")
+    def _needs(self):
+        if (self.kind == "none") != (self.needs is None):
+            raise ValueError(f"a '{self.kind}' reward {'takes no' if self.kind == 'none' else 'needs a'} "
+                             "'needs' (checked circles, 1 to 6)")
+        return self
 
 
 class Stash(Strict):

@@ -59,7 +59,8 @@ def turn(out: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:
     """Apply the SPACE parameters `p` to a shuffled sheet (changed in place and returned)."""
     candies = [c["id"] for c in out["candies"]]
     for r in out["stash"]["rewards"]:
-        r["needs"] = int(np.clip(r["needs"] + p["stash_shift"], 1, 6))
+        if r["kind"] != "none":  # a reward switched off stays off
+            r["needs"] = int(np.clip(r["needs"] + p["stash_shift"], 1, 6))
     for child in sorted(out["children"], key=lambda ch: ch["number"]):
         at = 1 + int(rng.integers(0, 6 - p["power_boxes"] + 1))
         groups = []
@@ -94,7 +95,9 @@ def generate(content: dict, rng: np.random.Generator, broken: bool = False,
         child["powers"] = [{"boxes": g} for g in groups]
         child["boonus"] = {"symbol": boonus[i], "boxes": sorted(int(v) for v in rng.choice(6, 3, replace=False) + 1)}
     for r in out["stash"]["rewards"]:
-        r["needs"] = int(np.clip(r["needs"] + rng.integers(-1, 2), 1, 6))
+        shift = int(rng.integers(-1, 2))  # drawn for every column, so the dice stay as they were
+        if r["kind"] != "none":
+            r["needs"] = int(np.clip(r["needs"] + shift, 1, 6))
     out["cauldron"] = [candies[k] for k in rng.permutation(len(candies))]
     out["pyramid"] = list(PYRAMIDS[int(rng.integers(len(PYRAMIDS)))])
     if params is not None:
