@@ -8,6 +8,7 @@ so the same seed gives the same report whatever the number of workers.
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -174,8 +175,16 @@ def _run_tasks(job: Job, tasks: list[Task], workers: int, progress: Progress | N
             if progress:
                 progress(done, total)
         return results
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(job,)) as pool:
-        futures = {pool.submit(_play_here, task): i for i, task in enumerate(tasks)}
+    # the first task here: it compiles (or loads) the engine once, and the forked workers inherit it
+    results[0] = play(job, tasks[0])
+    done += tasks[0].games
+    if progress:
+        progress(done, total)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(job,),
+                             mp_context=context) as pool:
+        futures = {pool.submit(_play_here, task): i for i, task in enumerate(tasks) if i}
         for fut in as_completed(futures):
             i = futures[fut]
             results[i] = fut.result()
