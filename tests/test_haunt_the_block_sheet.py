@@ -25,7 +25,7 @@ def test_scene_counts(scene):
     path = matching(scene, r"path\.\d+")
     assert len(path) == 48 >= 31
     assert all(isinstance(scene[i], Box) and scene[i].writable and scene[i].w >= 8 for i in path)
-    starts = matching(scene, r"path\.\d+\.start")
+    starts = matching(scene, r"start\.\d+")
     assert len(starts) == 6 and all(scene[i].name == "start" for i in starts)
     assert len(matching(scene, r"boonus\.pumpkin\.\d")) == 4
     assert len(matching(scene, r"boonus\.(cat|moon)\.\d")) == 8

@@ -131,3 +131,17 @@ def test_validate_json_carries_the_mechanic_check_byte_identical():
     names = [m["name"] for m in sheet["mechanics"]]
     assert names[:6] == [f"stash star {k}" for k in range(1, 7)] and "chocolate bars" in names
     assert 0 <= sheet["luck"] <= 1
+
+
+@pytest.mark.parametrize("name", ["tricky-treats", "haunt-the-block", "boogaloo"])
+def test_no_section_of_the_report_is_itself_an_element(name):
+    """A section groups elements (a row, a track); an id nested under another element's id (the
+    old `path.25.start`) made a one-element section named after a path space."""
+    from sheetgen.validate.report import groups
+    from sheetgen.validate.run import rules_of, sheets_of
+
+    loaded = kinds.load(kinds.resolve(name))
+    rules = rules_of(loaded)
+    for _, _, doc in sheets_of(loaded, rules):
+        ids = rules.element_ids(doc)
+        assert not [head for head, _ in groups(ids) if head in ids]

@@ -19,7 +19,7 @@ def path_id(space: int) -> str:
 
 
 def start_id(space: int) -> str:
-    return f"{path_id(space)}.start"
+    return f"start.{space + 1}"  # its own section ("start"), not a part of the path's
 
 
 def stash_id(candy: str, col: int) -> str:
