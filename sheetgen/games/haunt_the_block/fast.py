@@ -143,6 +143,18 @@ def _put(x, i, a, m):
     return i + m
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _open(reach, key, candw, emp, s0, base, lim, dbl):
+    """Bits j: distance base + j + 1 is reachable (doubles: or a candy space) and empty; s0 is
+    the first of these spaces on the block laid out twice."""
+    w, sh = s0 >> 5, s0 & 31
+    bits = reach[key, base >> 5] if (base >> 5) < reach.shape[1] else 0
+    if dbl:
+        bits |= (candw[w] >> sh) | (candw[w + 1] << (32 - sh))
+    bits &= (emp[w] >> sh) | (emp[w + 1] << (32 - sh))
+    return bits & ((1 << min(32, lim - base)) - 1)
+
+
 @jit
 def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, candw, emp0, ch_sym,
           ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
@@ -166,7 +178,6 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
     o_cnt = np.zeros(n, np.int64)  # this turn's payments per listed distance (random)
     o_d = np.zeros(n, np.int64)  # the listed distances (random)
     emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
-    nrc = reach.shape[1]
     for g in range(dice.shape[0]):
         r = out_r[g]
         num[:] = 0
@@ -229,27 +240,26 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                 md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
                 lim = W if dbl else D  # doubles: any empty candy space too
                 bestv, tot, m = -BIG, 0, 0
-                for base in range(0, lim, 32):  # the reachable empty spaces, 32 distances a word
-                    s0 = pos + 1 + base
-                    w, sh = s0 >> 5, s0 & 31
-                    bits = reach[key, base >> 5] if (base >> 5) < nrc else 0
-                    if dbl:
-                        bits |= (candw[w] >> sh) | (candw[w + 1] << (32 - sh))
-                    bits &= (emp[w] >> sh) | (emp[w + 1] << (32 - sh))
-                    bits &= (1 << min(32, lim - base)) - 1
+                if p == RANDOM:  # each reachable empty space's payments (doubles: a candy space's free write)
+                    for base in range(0, lim, 32):
+                        bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
+                        while bits:
+                            d = base + trailing_zeros(bits) + 1
+                            bits &= bits - 1
+                            cell = sp_q[pos + d] + kb + (d if d <= D else 0)
+                            e = np.int64(npay[cell]) + (dbl and sp_candy[pos + d] >= 0 and cheap[cell] != 0)
+                            o_d[m] = d
+                            o_cnt[m] = e
+                            m += 1 if e else 0
+                            tot += e
+                for base in range(0, lim if p != RANDOM else 0, 32):  # greedy, cover
+                    bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
                     while bits:
                         d = base + trailing_zeros(bits) + 1
                         bits &= bits - 1
                         at = pos + d  # the space, on the block laid out twice
                         cand = sp_candy[at]
                         cell = sp_q[at] + kb + (d if d <= D else 0)
-                        if p == RANDOM:  # its payments; doubles: a candy space's free write, (0, 0) first
-                            e = np.int64(npay[cell]) + (dbl and cand >= 0 and cheap[cell] != 0)
-                            o_d[m] = d
-                            o_cnt[m] = e
-                            m += 1 if e else 0
-                            tot += e
-                            continue
                         isc = dbl and cand >= 0
                         pay = 0 if isc else np.int64(cheap[cell])
                         if pay == NOPAY:
