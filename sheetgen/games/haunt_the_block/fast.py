@@ -23,7 +23,7 @@ from .board import Board, bar_ids, meets
 from .model import MOON_POWERS, SYMBOLS, HauntSheet
 from .policy import CHILD_GAIN, GAIN_WEIGHT, POWER_COST, STAR_COST, K
 
-jit = numba.njit(cache=True, nogil=True)
+jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 i8 = np.int64
 BIG = 1 << 40
 NOPAY = 255  # tables: no payment
@@ -118,6 +118,7 @@ def sheet(doc_json: str):
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
     row = b.max_move + 1  # cells per pumpkin and key (tables)
+    assert tabs[4].shape[1] > (n - 2) >> 5  # a reach word for every 32 distances of a turn
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
     arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
               twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
@@ -135,7 +136,7 @@ def sheet(doc_json: str):
     return b, ints, arrays, len(bars)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit
 def _put(x, i, a, m):
     """Copy a[:m] into x from i; the next free index."""
     for k in range(m):
@@ -143,12 +144,12 @@ def _put(x, i, a, m):
     return i + m
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit
 def _open(reach, key, candw, emp, s0, base, lim, dbl):
     """Bits j: distance base + j + 1 is reachable (doubles: or a candy space) and empty; s0 is
     the first of these spaces on the block laid out twice."""
     w, sh = s0 >> 5, s0 & 31
-    bits = reach[key, base >> 5] if (base >> 5) < reach.shape[1] else 0
+    bits = reach[key, base >> 5]  # padded: every chunk of the block has a word
     if dbl:
         bits |= (candw[w] >> sh) | (candw[w + 1] << (32 - sh))
     bits &= (emp[w] >> sh) | (emp[w + 1] << (32 - sh))
