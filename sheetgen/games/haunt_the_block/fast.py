@@ -1,9 +1,9 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
 a time. Every way to pay every move for every (roll, powers at hand, stars at hand, distance,
 pumpkin) comes from tables built once per sheet (`tables`), so listing the moves of a turn is a
-lookup per distance: how many payments there are and the cheapest one; the random policy counts
-a turn's payments in bulk over the distances. A payment is coded stars * 16 + powers mask, so
-ascending codes are the reference's order.
+lookup per distance: how many payments there are and the cheapest one. A turn visits only the
+distances its key can reach whose space is empty (bit words, 32 distances each). A payment is
+coded stars * 16 + powers mask, so ascending codes are the reference's order.
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -158,7 +158,8 @@ def _open(reach, key, candw, emp, s0, base, lim, dbl):
 
 @jit
 def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, candw, emp0, ch_sym,
-          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
+          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars,
+          e_boon, e_bcol, e_power, e_pen,
           npay, cheap, off, flat, reach, cost, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
