@@ -1,9 +1,9 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
 a time. Every way to pay every move for every (roll, powers at hand, stars at hand, distance,
 pumpkin) comes from tables built once per sheet (`tables`), so listing the moves of a turn is a
-lookup per distance: how many payments there are and the cheapest one; the random policy counts
-a turn's payments in bulk over the distances. A payment is coded stars * 16 + powers mask, so
-ascending codes are the reference's order.
+lookup per distance: how many payments there are and the cheapest one. A turn visits only the
+distances its key can reach whose space is empty (bit words, 32 distances each). A payment is
+coded stars * 16 + powers mask, so ascending codes are the reference's order.
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...validate.engine import Batch
 from . import board as ids
@@ -22,7 +23,7 @@ from .board import Board, bar_ids, meets
 from .model import MOON_POWERS, SYMBOLS, HauntSheet
 from .policy import CHILD_GAIN, GAIN_WEIGHT, POWER_COST, STAR_COST, K
 
-jit = numba.njit(cache=True, nogil=True)
+jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 i8 = np.int64
 BIG = 1 << 40
 NOPAY = 255  # tables: no payment
@@ -72,15 +73,20 @@ def tables(doc_json: str):
     flat = np.nonzero(lists)[1]
     off = np.concatenate([[0], np.cumsum(lists.sum(1))])
     # per key: the distances some payment reaches (a pumpkin's condition only removes payments)
-    free = (words.reshape(-1, Q, D + 1)[:, 0] & 255) > 0
-    nreach = free.sum(1)
-    reach = np.zeros((len(free), D), np.int8)
-    for key in np.flatnonzero(nreach):
-        ds = np.flatnonzero(free[key])
-        reach[key, :len(ds)] = ds
+    # as bits: distance d is bit (d - 1) % 32 of word (d - 1) // 32
+    free = (words.reshape(-1, Q, D + 1)[:, 0, 1:] & 255) > 0
+    reach = bits32(free)
     return b, ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
-               flat.astype(np.uint8), reach, nreach.astype(i8),
-               cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+               flat.astype(np.uint8), reach, cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+
+
+def bits32(flags):
+    """Rows of flags as rows of 32-bit words (int64, never negative), two words of padding."""
+    flags = np.asarray(flags, bool)
+    nw = flags.shape[-1] // 32 + 3
+    pad = np.zeros(flags.shape[:-1] + (nw * 32,), bool)
+    pad[..., :flags.shape[-1]] = flags
+    return (pad.reshape(flags.shape[:-1] + (nw, 32)).astype(i8) << np.arange(32)).sum(-1)
 
 
 @lru_cache(maxsize=32)
@@ -112,11 +118,11 @@ def sheet(doc_json: str):
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
     row = b.max_move + 1  # cells per pumpkin and key (tables)
+    assert tabs[4].shape[1] > (n - 2) >> 5  # a reach word for every 32 distances of a turn
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
     arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
               twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
-              np.arange(2 * n) % n, twice(b.space_candy >= 0),
-              np.flatnonzero(b.space_q).astype(i8), b.space_q[b.space_q > 0].astype(i8) * row,
+              np.arange(2 * n) % n, bits32(twice(b.space_candy >= 0)), bits32(np.ones(2 * n, bool)),
               np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
               np.array([MOON_POWERS.index(k.power) if k.power in MOON_POWERS else 0 for k in c.children], i8),
@@ -130,7 +136,7 @@ def sheet(doc_json: str):
     return b, ints, arrays, len(bars)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit
 def _put(x, i, a, m):
     """Copy a[:m] into x from i; the next free index."""
     for k in range(m):
@@ -139,9 +145,22 @@ def _put(x, i, a, m):
 
 
 @jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, cand2, pk_sp, pk_off, ch_sym,
-          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
-          npay, cheap, off, flat, reach, nreach, cost, c_stars, c_mask,
+def _open(reach, key, candw, emp, s0, base, lim, dbl):
+    """Bits j: distance base + j + 1 is reachable (doubles: or a candy space) and empty; s0 is
+    the first of these spaces on the block laid out twice."""
+    w, sh = s0 >> 5, s0 & 31
+    bits = reach[key, base >> 5]  # padded: every chunk of the block has a word
+    if dbl:
+        bits |= (candw[w] >> sh) | (candw[w + 1] << (32 - sh))
+    bits &= (emp[w] >> sh) | (emp[w + 1] << (32 - sh))
+    return bits & ((1 << min(32, lim - base)) - 1)
+
+
+@jit
+def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, candw, emp0, ch_sym,
+          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars,
+          e_boon, e_bcol, e_power, e_pen,
+          npay, cheap, off, flat, reach, cost, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
     T, nbcol = ints[15], ints[10]
@@ -158,13 +177,13 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
     bcol = np.zeros(nbcol + 1, np.int64)
     rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
     # this turn's options: distance, cell, count (random) / value, payment (greedy, cover)
-    o_cnt = np.zeros(n, np.int64)  # this turn's payments per distance (random)
-    emp2 = np.ones(2 * n, np.int64)  # 1 where a space is empty, the block twice (no wrapping)
-    npk = pk_sp.shape[0]
+    o_cnt = np.zeros(n, np.int64)  # this turn's payments per listed distance (random)
+    o_d = np.zeros(n, np.int64)  # the listed distances (random)
+    emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
     for g in range(dice.shape[0]):
         r = out_r[g]
         num[:] = 0
-        emp2[:] = 1
+        emp[:] = emp0
         stash[:] = 0
         crossed[:] = 0
         colstar[:] = 0
@@ -221,56 +240,35 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                     for q in range(3):
                         aim = aim or e_boon[q, boon[q]] == tg
                 md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
-                if p == RANDOM:  # the payments of every distance, in bulk
-                    tot = 0
-                    cr = npay[kb + 1:kb + D + 1]
-                    er = emp2[pos + 1:pos + D + 1]
-                    if dbl:  # doubles: a candy space may also be written for free, (0, 0) first
-                        cc = cand2[pos + 1:pos + D + 1]
-                        for j in range(D):
-                            w = np.int64(cr[j])
-                            e = (w + cc[j] * (cheap[kb + 1 + j] != 0)) * er[j]
-                            o_cnt[j] = e
+                lim = W if dbl else D  # doubles: any empty candy space too
+                bestv, tot, m = -BIG, 0, 0
+                if p == RANDOM:  # each reachable empty space's payments (doubles: a candy space's free write)
+                    for base in range(0, lim, 32):
+                        bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
+                        while bits:
+                            d = base + trailing_zeros(bits) + 1
+                            bits &= bits - 1
+                            cell = sp_q[pos + d] + kb + (d if d <= D else 0)
+                            e = np.int64(npay[cell]) + (dbl and sp_candy[pos + d] >= 0 and cheap[cell] != 0)
+                            o_d[m] = d
+                            o_cnt[m] = e
+                            m += 1 if e else 0
                             tot += e
-                        for j in range(D, W):
-                            e = cand2[pos + 1 + j] * emp2[pos + 1 + j]
-                            o_cnt[j] = e
-                            tot += e
-                    else:
-                        for j in range(D):
-                            e = np.int64(cr[j]) * er[j]
-                            o_cnt[j] = e
-                            tot += e
-                    for i in range(npk):  # a pumpkin's condition: its own cells
-                        d = pk_sp[i] - pos
-                        d = d + n if d <= 0 else d
-                        if d <= D and emp2[pk_sp[i]]:
-                            e = np.int64(npay[pk_off[i] + kb + d])
-                            tot += e - o_cnt[d - 1]
-                            o_cnt[d - 1] = e
-                    if tot > 0:
-                        k = np.int64(u[g, t, 0] * tot)
-                        j = 0
-                        while k >= o_cnt[j]:
-                            k -= o_cnt[j]
-                            j += 1
-                        md = j + 1
-                        if dbl and cand2[pos + md] and (md > D or cheap[kb + md] != 0):
-                            k -= 1  # the free write
-                else:
-                    nd = W if dbl else nreach[key]
-                    bestv = -BIG
-                    for j in range(nd):  # branch-free: each distance's payments (0 if none or used)
-                        d = j + 1 if dbl else np.int64(reach[key, j])
+                for base in range(0, lim if p != RANDOM else 0, 32):  # greedy, cover
+                    bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
+                    while bits:
+                        d = base + trailing_zeros(bits) + 1
+                        bits &= bits - 1
                         at = pos + d  # the space, on the block laid out twice
                         cand = sp_candy[at]
                         cell = sp_q[at] + kb + (d if d <= D else 0)
                         isc = dbl and cand >= 0
                         pay = 0 if isc else np.int64(cheap[cell])
-                        c = emp2[at] if pay != NOPAY else 0
+                        if pay == NOPAY:
+                            continue
                         g0 = rg[sp_rg[at]]
-                        v = g0 - cost[pay if c else 0]
-                        if aim and c > 0:
+                        v = g0 - cost[pay]
+                        if aim:
                             dest = wrap[at]
                             s = ch_sym[sp_child[dest]] if cand < 0 else 0
                             nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
@@ -284,11 +282,17 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                                     if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 \
                                             and c_stars[code] <= have and g0 - cost[code] + HIT > v:
                                         v, pay = g0 - cost[code] + HIT, code
-                        v = v if c > 0 else -BIG
-                        better = v > bestv
-                        bestv = v if better else bestv
-                        md = d if better else md
-                        bpay = pay if better else bpay
+                        if v > bestv:
+                            bestv, md, bpay = v, d, pay
+                if tot > 0:  # random: the k-th payment of the turn
+                    k = np.int64(u[g, t, 0] * tot)
+                    j = 0
+                    while k >= o_cnt[j]:
+                        k -= o_cnt[j]
+                        j += 1
+                    md = o_d[j]
+                    if dbl and sp_candy[pos + md] >= 0 and (md > D or cheap[kb + md] != 0):
+                        k -= 1  # the free write
                 if p == RANDOM and md > 0 and k >= 0:  # the k-th payment of that distance
                     dest = wrap[pos + md]
                     cell = sp_q[dest] + kb + md
@@ -363,8 +367,8 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                                     bestv, dest = v + HIT * h, sp
             # write the number and take what the space gives
             num[dest] = number
-            emp2[dest] = 0
-            emp2[dest + n] = 0
+            emp[dest >> 5] &= ~(1 << (dest & 31))
+            emp[(dest + n) >> 5] &= ~(1 << ((dest + n) & 31))
             pos = dest
             r[e_path[dest]] = True
             cand = sp_candy[dest]
