@@ -17,6 +17,7 @@ hold both engines to the same end states. Shortcuts that keep the same decisions
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
   reference's queue);
 - the random policy skips greedy's bookkeeping (candy values, option values).
+- a stash column's count (candies past it) is kept as candies come, not counted again.
 Compile time: the whole suite pays a cold compile in CI, and numba's cost is mostly per compiled
 function and per overload, so tiny helpers are written in place, arguments never vary in type
 (no literal-typed copies), and only `_play` is cached (its cache holds the helpers). The end
@@ -67,6 +68,7 @@ TAB = np.dtype([
 GAME = np.dtype([
     ("boxes", i8), ("free", i8),  # the boxes crossed out; those that still can be
     ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
+    ("over", i8, 7),  # candies whose stash holds more than n, per n (kept by _add_candy)
     ("cval", i8, 6),  # each candy's part of a box's greedy value, kept up to date (_candy_value)
     ("reward", i8, 7),  # 0 not earned, 1 star / cauldron chosen, 2 pyramid, 3 waiting, 4 lost
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
@@ -257,14 +259,12 @@ def _add_candy(tb, s, k):
     if n >= 7:
         return
     s.stash[k] = n + 1
+    s.over[n] += 1
     if s.greedy:
         _candy_value(tb, s, k)
     if s.reward[n] != 0:
         return
-    cnt = 0
-    for j in range(6):
-        cnt += s.stash[j] > n
-    if cnt >= tb.needs[n]:
+    if s.over[n] >= tb.needs[n]:
         if tb.rew_star[n]:
             s.reward[n] = 1
             s.ps += 1
