@@ -134,6 +134,34 @@ def test_lookahead_sees_what_greedy_cannot():
     assert play(Toy(), dice, u, lookahead(greedy, values)).score() == 3
 
 
+class PaidToy(Toy):
+    """Toy with a second way of paying for "small" ("small.paid": the same move, worth less to greedy)."""
+
+    def clone(self):
+        c = PaidToy()
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def legal_actions(self):
+        return ["small", "small.paid", "big"] if self.turn == 0 else ["cash"]
+
+    def apply_action(self, a):
+        super().apply_action(a.split(".")[0])
+
+
+def test_lookahead_tries_one_action_per_family():
+    from sheetgen.validate.driver import lookahead
+
+    worth = {"small": 2, "small.paid": 1, "big": 0, "cash": 0}
+    greedy = lambda s, legal, u: max(legal, key=worth.get)  # noqa: E731
+    values = lambda s, legal: [worth[a] for a in legal]  # noqa: E731
+    dice, u = np.ones((2, 2), np.int64), np.full((2, 1), 0.5)
+    # two tries spent on two payments of one move: "big" is never tried
+    assert play(PaidToy(), dice, u, lookahead(greedy, values, width=2)).score() == 1
+    same_move = lambda s, a: a.split(".")[0]  # noqa: E731
+    assert play(PaidToy(), dice, u, lookahead(greedy, values, width=2, family=same_move)).score() == 3
+
+
 
 def test_decision_weight_is_best_minus_worst_final_score():
     from sheetgen.validate.driver import decision_weights

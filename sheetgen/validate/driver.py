@@ -81,17 +81,24 @@ def rollout_scores(state: State, action, greedy: Choose, futures) -> list[int]:
     return out
 
 
-def lookahead(greedy: Choose, values: Callable, rollouts: int = 8, width: int = 3, turns: int = 40) -> Choose:
+def lookahead(greedy: Choose, values: Callable, rollouts: int = 8, width: int = 3, turns: int = 40,
+              family: Callable | None = None) -> Choose:
     """The lookahead policy: greedy's `width` best actions (by `values(state, legal)`) each played
     on by `rollouts` greedy games to the end, every action meeting the same dice. Greedy's own pick
     stays unless another action's final score beats it on those dice by more than one standard
     error (rollouts are few: a plain best mean would mostly follow the noise). The dice come from
-    the decision's uniform u, so the same inputs give the same games."""
+    the decision's uniform u, so the same inputs give the same games. With `family(state, action)`
+    only the best action of each family is tried (e.g. one payment per space reached), so the
+    `width` tries go to different moves, not to ways of paying for one."""
     def choose(state, legal: list, u: float):
         if len(legal) == 1:
             return legal[0]
         v = values(state, legal)
-        order = sorted(range(len(legal)), key=lambda i: -v[i])[:width]  # stable: first on ties
+        order = sorted(range(len(legal)), key=lambda i: -v[i])  # stable: first on ties
+        if family is not None:
+            seen: set = set()
+            order = [i for i in order if not ((f := family(state, legal[i])) in seen or seen.add(f))]
+        order = order[:width]
         rng = np.random.default_rng(int(u * 2 ** 53))
         futures = rng.integers(1, 7, size=(rollouts, turns, 2))
         finals = np.array([rollout_scores(state, legal[i], greedy, futures) for i in order])
@@ -124,13 +131,14 @@ def decision_weights(state: State, dice, greedy: Choose, rollouts: int, seed: in
     return out
 
 
-def ladder(name: str, greedy, value, target=None) -> Choose:
+def ladder(name: str, greedy, value, target=None, family=None) -> Choose:
     """The named policy of a game whose greedy player is `greedy(state, legal, u, target=None)` and
-    whose move values are `value(state, action)`: random, greedy, lookahead or cover (of `target`)."""
+    whose move values are `value(state, action)`: random, greedy, lookahead (trying one action per
+    `family`, see `lookahead`) or cover (of `target`)."""
     if name == "random":
         return random_choice
     if name == "greedy":
         return greedy
     if name == "lookahead":
-        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal])
+        return lookahead(greedy, lambda state, legal: [value(state, a) for a in legal], family=family)
     return lambda state, legal, u: greedy(state, legal, u, target)

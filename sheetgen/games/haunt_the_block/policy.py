@@ -41,6 +41,13 @@ def greedy(state, legal: list, u: float, target: str | None = None):
     return legal[values.index(best)]
 
 
+def reached(state, action):
+    """The space a move or write lands on (lookahead tries one payment per space); else the action."""
+    if state.phase == "move":
+        return (state.pos + action.d) % state.b.n
+    return action
+
+
 def policy(name: str, board, target: str | None = None):
     """choose(state, legal, u) for the driver."""
-    return ladder(name, greedy, value, target)
+    return ladder(name, greedy, value, target, family=reached)
