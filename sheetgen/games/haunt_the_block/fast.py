@@ -40,10 +40,27 @@ def tables(doc_json: str):
     payments (`npay`) and the first cheapest one (`cheap`, NOPAY if none), a byte each. A key's
     cells are side by side, so a turn reads a few cache lines; a roll and its mirror pay alike, so the engine reads
     a <= b only. The payments themselves: the ascending list of a roll's payments with every power
-    and star at hand, per (q, roll, d), in `flat` from `off`; a cell's are those it can afford."""
+    and star at hand, per (q, roll, d), in `flat` from `off`; a cell's are those it can afford.
+    The tables depend only on the routes, the pumpkins' conditions, the stars and the longest move,
+    so sheets that share those (a sheet and most of its mechanic-check copies) share them."""
     b = Board(HauntSheet.model_validate_json(doc_json))
-    S, D = b.c.stars, b.max_move
     conds = [None] + b.pumpkin_conditions
+    key = (routes_key(b), tuple(c.model_dump_json() if c is not None else "" for c in conds))
+    return b, _tables(key, b, conds, b.c.stars, b.max_move)
+
+
+def routes_key(b: Board) -> tuple:
+    return tuple(tuple(b.routes[(a, bd)]) for a in range(1, 7) for bd in range(1, 7))
+
+
+_TABLES: dict = {}  # (routes, conditions, S, D) -> tables
+
+
+def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
+    if (key, S, D) in _TABLES:
+        return _TABLES[key, S, D]
+    if len(_TABLES) >= 32:
+        _TABLES.clear()
     Q, NC = len(conds), (S + 1) * M
     code = np.arange(NC)
     c_stars, c_mask = code // M, code % M
@@ -51,15 +68,7 @@ def tables(doc_json: str):
     cost = POWER_COST * c_npow + STAR_COST * c_stars
     avail, have = np.arange(M)[:, None, None], np.arange(S + 1)[None, :, None]
     valid = ((c_mask & ~avail) == 0) & (c_stars <= have)  # [M, S+1, NC]
-    pres = np.zeros((Q, 36, D + 1, NC), bool)  # codes some route pays with all powers and stars
-    for a in range(1, 7):
-        for bd in range(1, 7):
-            for v, mask, lower, higher in b.routes[(a, bd)]:
-                for s in range(S + 1):
-                    for d in {v + s, v - s}:
-                        if 1 <= d <= D:
-                            for q, cond in enumerate(conds):
-                                pres[q, (a - 1) * 6 + bd - 1, d, s * M + mask] |= meets(cond, d, mask, s, lower, higher)
+    pres = reachable(key, b, conds, S, D)
     words = []  # per cell: payments | the first cheapest << 8
     for roll in range(36):  # [M, S+1, Q, D+1, NC]: the payments of each cell, in cell order
         have_it = (valid[:, :, None, None, :] & pres[:, roll][None, None]).reshape(-1, NC)
@@ -76,8 +85,33 @@ def tables(doc_json: str):
     # as bits: distance d is bit (d - 1) % 32 of word (d - 1) // 32
     free = (words.reshape(-1, Q, D + 1)[:, 0, 1:] & 255) > 0
     reach = bits32(free)
-    return b, ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
-               flat.astype(np.uint8), reach, cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+    _TABLES[key, S, D] = ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
+                          flat.astype(np.uint8), reach, cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+    return _TABLES[key, S, D]
+
+
+_REACHABLE: dict = {}  # (routes, conditions, D) -> (S, pres): sheets that differ in stars share it
+
+
+def reachable(key: tuple, b: Board, conds: list, S: int, D: int) -> np.ndarray:
+    """pres[q, roll, d, code]: whether some route of the roll pays distance d with code = stars * M +
+    powers, meeting condition q. Codes with fewer stars are a prefix, so a table made for more
+    stars serves a sheet with fewer (the mechanic check plays many such sheets)."""
+    key = key, D
+    if key not in _REACHABLE or _REACHABLE[key][0] < S:
+        if len(_REACHABLE) >= 32:
+            _REACHABLE.clear()
+        pres = np.zeros((len(conds), 36, D + 1, (S + 1) * M), bool)
+        for a in range(1, 7):
+            for bd in range(1, 7):
+                for v, mask, lower, higher in b.routes[(a, bd)]:
+                    for s in range(S + 1):
+                        for d in {v + s, v - s}:
+                            if 1 <= d <= D:
+                                for q, cond in enumerate(conds):
+                                    pres[q, (a - 1) * 6 + bd - 1, d, s * M + mask] |= meets(cond, d, mask, s, lower, higher)
+        _REACHABLE[key] = S, pres
+    return _REACHABLE[key][1][..., :(S + 1) * M]
 
 
 def bits32(flags):
