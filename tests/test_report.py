@@ -130,6 +130,7 @@ def test_validate_json_carries_the_mechanic_check_byte_identical():
     sheet = json.loads(a.stdout)["sheets"][0]
     names = [m["name"] for m in sheet["mechanics"]]
     assert names[:6] == [f"stash star {k}" for k in range(1, 7)] and "chocolate bars" in names
+    assert {m["games"] for m in sheet["mechanics"]} == {300}  # as many as asked for (at most 4,000)
     assert 0 <= sheet["luck"] <= 1
 
 

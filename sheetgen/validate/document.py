@@ -107,6 +107,12 @@ def weight_plot(rows: list[dict], w: float = 420, h: float = 80) -> Markup:
                   f'<line x1="0" y1="{h - 12}" x2="{w}" y2="{h - 12}" stroke="#000" stroke-width="0.5"/></svg>')
 
 
+def mechanic_games(report: Report) -> int:
+    """Games per player of the mechanic check: as many as the validation played, at most
+    MECHANIC_GAMES (a quick `--games 200` check stays quick; its bounds are wider)."""
+    return min(report.games, MECHANIC_GAMES)
+
+
 def figures(loaded, report: Report, seed: int) -> None:
     """The figures beyond the playouts, per sheet (`SheetReport.figures`, in its JSON too): the
     luck share and the mechanic check."""
@@ -116,7 +122,8 @@ def figures(loaded, report: Report, seed: int) -> None:
     for s in report.sheets:
         doc = docs[s.number]
         s.figures = {"luck": luck(rules, doc, seed),
-                     "mechanics": sheet_mechanics(loaded.kind.rules, rules, doc, seed, policies=played)}
+                     "mechanics": sheet_mechanics(loaded.kind.rules, rules, doc, seed, mechanic_games(report),
+                                                  policies=played)}
 
 
 def _mechanic_rows(rows: list[dict] | None) -> tuple[list[dict], list[dict]]:
@@ -193,7 +200,7 @@ def report_document(layout: str, games: int = 20_000, seed: int = 0, out: Path |
     html = render_html("report.html.j2", report=report, sheets=sheets, rare=RARE, luck_dice=LUCK_DICE,
                        luck_repeats=LUCK_REPEATS, title=loaded.doc.title, as_html=as_html,
                        heat_pages=len(PdfReader(io.BytesIO(heat)).pages) if heat else 0,
-                       check=dict(games=MECHANIC_GAMES, share=100 * SCORE_SHARE, reach=REACH_PP))
+                       check=dict(games=mechanic_games(report), share=100 * SCORE_SHARE, reach=REACH_PP))
     data = html.encode() if as_html else append_pdf(pdf_from_html(html), heat)
     try:
         write_atomic(path, data)
