@@ -71,6 +71,9 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
     pres = reachable(key, b, conds, S, D)
     words = []  # per cell: payments | the first cheapest << 8
     for roll in range(36):  # [M, S+1, Q, D+1, NC]: the payments of each cell, in cell order
+        if roll // 6 > roll % 6:  # a > b: never read (the engine reads a roll as its a <= b mirror)
+            words.append(np.full(M * (S + 1) * Q * (D + 1), NOPAY << 8))
+            continue
         have_it = (valid[:, :, None, None, :] & pres[:, roll][None, None]).reshape(-1, NC)
         cnt = have_it.sum(1)
         best = np.argmin(np.where(have_it, cost, BIG), 1)
@@ -103,7 +106,7 @@ def reachable(key: tuple, b: Board, conds: list, S: int, D: int) -> np.ndarray:
             _REACHABLE.clear()
         pres = np.zeros((len(conds), 36, D + 1, (S + 1) * M), bool)
         for a in range(1, 7):
-            for bd in range(1, 7):
+            for bd in range(a, 7):  # a <= b: the engine reads a roll as its mirror with a <= b
                 for v, mask, lower, higher in b.routes[(a, bd)]:
                     for s in range(S + 1):
                         for d in {v + s, v - s}:
