@@ -197,6 +197,26 @@ def page_texts(pdf_path: Path) -> tuple[str, ...]:
     return tuple(page.extract_text() for page in PdfReader(pdf_path).pages)
 
 
+def engines_agree(rules, doc, policy: str, games: int, batch: int, seed: int):
+    """Both engines of `rules` play the same `games` (inputs batch `batch` of `seed`) on `doc`:
+    assert their Batches are identical, naming the fields and first games that differ; the
+    reference's Batch."""
+    import dataclasses
+
+    import numpy as np
+
+    dice, u, targets = rules.inputs(batch, games, seed, policy, len(rules.element_ids(doc)))
+    ref = rules.reference(doc, dice, u, policy, targets)
+    fast = rules.fast(doc, dice, u, policy, targets)
+    bad = [f.name for f in dataclasses.fields(ref)
+           if not np.array_equal(getattr(ref, f.name), getattr(fast, f.name))]
+    where = (np.flatnonzero((fast.state != ref.state).any(1))[:10].tolist()
+             if ref.state.shape == fast.state.shape else "?")
+    assert not bad, f"{rules.game} {policy}: engines differ in {bad}; games {where}"
+    assert ref.same_as(fast)
+    return ref
+
+
 def qr_urls(pdf: Path) -> list[str]:
     """The texts of the QR codes on the PDF's first page, read from a 200 dpi rendering."""
     import pypdfium2 as pdfium

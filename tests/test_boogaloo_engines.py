@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import numpy as np
 import pytest
 import yaml
@@ -13,21 +11,14 @@ from sheetgen.games.boogaloo.rules import RULES
 from sheetgen.games.boogaloo.variant import generate
 from sheetgen.kinds import load
 
-from conftest import LAYOUTS, LONG
+from conftest import LAYOUTS, LONG, engines_agree
 
 # games per policy: the reference needs a few ms a greedy game, so greedy and cover play fewer
 GAMES = {"random": 2000, "greedy": 600, "cover": 600} if LONG else {"random": 400, "greedy": 100, "cover": 100}
 
 
 def _same(doc, policy, games, seed):
-    n_el = len(RULES.element_ids(doc))
-    dice, u, targets = RULES.inputs(seed, games, 11, policy, n_el)
-    ref = RULES.reference(doc, dice, u, policy, targets)
-    fast = RULES.fast(doc, dice, u, policy, targets)
-    bad = [f.name for f in fields(ref) if not np.array_equal(getattr(ref, f.name), getattr(fast, f.name))]
-    assert not bad, f"{policy}: engines differ in {bad}"
-    assert ref.same_as(fast)
-    return ref
+    return engines_agree(RULES, doc, policy, games, seed, 11)
 
 
 def _variants(n):

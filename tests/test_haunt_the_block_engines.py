@@ -13,23 +13,14 @@ from sheetgen.games.haunt_the_block.variant import generate
 from sheetgen.kinds import load
 from sheetgen.validate.engine import POLICIES
 
-from conftest import LAYOUTS, LONG, games
-
-
-def _both(doc, games, seed, policy):
-    ids = RULES.element_ids(doc)
-    dice, u, targets = RULES.inputs(seed, games, seed, policy, len(ids))
-    ref = RULES.reference(doc, dice, u, policy, targets)
-    fast = RULES.fast(doc, dice, u, policy, targets)
-    return ref, fast
+from conftest import LAYOUTS, LONG, engines_agree, games
 
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_shipped_sheet_same_games(policy):
     doc = load("haunt-the-block").doc
     n = games(150, 700)
-    ref, fast = _both(doc, n, 11, policy)
-    assert ref.same_as(fast)
+    ref = engines_agree(RULES, doc, policy, n, 11, 11)
     assert ref.reached.shape == (n, len(RULES.element_ids(doc)))
     assert (ref.turns == 31).all() and (ref.stuck == 0).all()
     assert ref.penalties.sum() > 0  # penalties do happen and are counted
@@ -41,8 +32,7 @@ def test_variants_same_games(seed):
     data["content"] = generate(data["content"], np.random.default_rng(seed), broken=seed == 5)
     doc = HauntSheet.model_validate(data)
     for policy in POLICIES:
-        ref, fast = _both(doc, games(50, 120), seed, policy)
-        assert ref.same_as(fast), (seed, policy)
+        engines_agree(RULES, doc, policy, games(50, 120), seed, seed)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -50,8 +40,7 @@ def test_any_power_order_same_games(policy):
     """The rules option power_order: any (more payments per move) plays the same in both engines."""
     doc = load("haunt-the-block").doc
     doc = doc.model_copy(update={"content": doc.content.model_copy(update={"power_order": "any"})})
-    ref, fast = _both(doc, games(40, 400), 4, policy)
-    assert ref.same_as(fast)
+    engines_agree(RULES, doc, policy, games(40, 400), 4, 4)
 
 
 def test_letter_sheet_plays_the_same():

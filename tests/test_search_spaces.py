@@ -12,7 +12,7 @@ import yaml
 from sheetgen.kinds import kind
 from sheetgen.variant import GAMES, draw_params
 
-from conftest import LAYOUTS
+from conftest import LAYOUTS, engines_agree
 
 
 def _game(game):
@@ -67,10 +67,8 @@ def test_both_engines_agree_on_drawn_sheets(game):
         doc = k.model.model_validate({**base, "content": content})
         sheets = [d for _, d in rules.sheets(doc)][:1] if rules.sheets else [doc]
         for one in sheets:
-            n = len(rules.element_ids(one))
             for policy in ("random", "greedy", "cover"):
-                dice, u, t = rules.inputs(seed, 8, 3, policy, n)
-                assert rules.reference(one, dice, u, policy, t).same_as(rules.fast(one, dice, u, policy, t))
+                engines_agree(rules, one, policy, 8, seed, 3)
 
 
 def test_narrowed_ranges_are_kept():

@@ -24,7 +24,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import walk
 from sheetgen.validate.engine import POLICIES
 
-from conftest import games, matching
+from conftest import engines_agree, games, matching
 
 
 def _off(loaded, picks):
@@ -151,18 +151,12 @@ def test_haunt_the_block_rules_give_nothing_switched_off(htb):
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_tricky_treats_engines_agree_switched_off(tt, policy):
-    _, off = tt
-    dice, u, targets = T_RULES.inputs(3, games(40, 400), 7, policy, len(TB.element_ids(off)))
-    ref = T_RULES.reference(off, dice, u, policy, targets)
-    assert T_RULES.fast(off, dice, u, policy, targets).same_as(ref)
+    engines_agree(T_RULES, tt[1], policy, games(40, 400), 3, 7)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_haunt_the_block_engines_agree_switched_off(htb, policy):
-    _, off = htb
-    dice, u, targets = H_RULES.inputs(3, games(30, 300), 7, policy, len(H_RULES.element_ids(off)))
-    ref = H_RULES.reference(off, dice, u, policy, targets)
-    assert H_RULES.fast(off, dice, u, policy, targets).same_as(ref)
+    engines_agree(H_RULES, htb[1], policy, games(30, 300), 3, 7)
 
 
 # ---- the sheets draw an off mechanic as nothing -----------------------------------------------------

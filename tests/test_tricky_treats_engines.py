@@ -12,7 +12,7 @@ from sheetgen.games.tricky_treats.variant import generate
 from sheetgen.kinds import load
 from sheetgen.validate.engine import POLICIES
 
-from conftest import LONG, games
+from conftest import LONG, engines_agree, games
 
 
 @pytest.fixture(scope="module")
@@ -27,12 +27,7 @@ def variant(doc, seed, broken=False):
 
 
 def _same(doc, games, seed, policy):
-    n = len(R.element_ids(doc))
-    dice, u, targets = R.RULES.inputs(seed, games, 11, policy, n)
-    ref = R.RULES.reference(doc, dice, u, policy, targets)
-    fast = R.RULES.fast(doc, dice, u, policy, targets)
-    assert fast.same_as(ref), np.flatnonzero((fast.state != ref.state).any(1))[:10]
-    return ref
+    return engines_agree(R.RULES, doc, policy, games, seed, 11)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
