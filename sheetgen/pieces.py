@@ -36,15 +36,15 @@ class PieceLayout(PageSetup):
     gap: float = Field(3.0, ge=1.0, le=20.0, description="space between two pieces, mm")
 
 
-def cut_outline(shape: Item) -> list[Item]:
-    """The shape's outline as a cut guide: a white halo under a dark dashed line."""
+def cut_outline(shape: Item, id: str = "cut") -> list[Item]:
+    """The shape's outline as a cut guide: a white halo under a dark dashed line (`id`)."""
     from dataclasses import replace
 
-    return [replace(shape, style=HALO, id=""), replace(shape, style=CUT, id="cut")]
+    return [replace(shape, style=HALO, id=""), replace(shape, style=CUT, id=id)]
 
 
-def cut_box(x: float, y: float, w: float, h: float, radius: float = 0.0) -> list[Item]:
-    return cut_outline(Box(x, y, w, h, radius=radius))
+def cut_box(x: float, y: float, w: float, h: float, radius: float = 0.0, id: str = "cut") -> list[Item]:
+    return cut_outline(Box(x, y, w, h, radius=radius), id)
 
 
 def cut_circle(cx: float, cy: float, r: float) -> list[Item]:

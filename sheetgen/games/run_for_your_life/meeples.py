@@ -1,6 +1,6 @@
 """Gingerbread meeples: fold-over standees, one per player colour, each with its own icon.
 
-Each is cut out along its solid outline: front and back side by side with a base tab under
+Each is cut out along its dashed outline: front and back side by side with a base tab under
 each. Fold down the middle so front and back meet, glue them, and bend the two tabs out opposite
 ways: the meeple stands on them.
 """
@@ -11,11 +11,9 @@ from pydantic import Field, model_validator
 
 from ...kinds import Kind, Options
 from ...model import HEX, Colour, Ident, IconName, LayoutFile, Strict, unique_ids
-from ...pieces import Piece, PieceLayout, pack
-from ...scene import Box, Circle, Group, Icon, Item, Line, Page, Style, Text
+from ...pieces import CUT, FOLD, Piece, PieceLayout, cut_box, pack
+from ...scene import Circle, Group, Icon, Item, Line, Page, Style, Text
 
-CUT = Style(stroke="#000000", width=0.35)
-FOLD = Style(stroke="#555555", width=0.3, dash=(1.2, 1.2))
 # Left half of the cookie, x in figure widths from the centre line, y in heights from the top.
 HALF = ((-0.10, 0.30), (-0.42, 0.34), (-0.50, 0.42), (-0.44, 0.50), (-0.20, 0.50), (-0.24, 0.70),
         (-0.40, 0.90), (-0.34, 0.99), (-0.16, 0.99), (0.0, 0.80))
@@ -77,7 +75,7 @@ def standee(m: Meeple, lay: MeepleLayout, key: str) -> Piece:
     seen from behind, shows the same icon."""
     w, h, t = lay.width, lay.height, lay.tab
     front = tuple(cookie(m, w, h, lay.ink_saver, f"{key}.front"))
-    items: list[Item] = [Box(0, 0, 2 * w, h + t, CUT, id=f"{key}.outline"),
+    items: list[Item] = [*cut_box(0, 0, 2 * w, h + t, id=f"{key}.outline"),
                          Group(front, 0, 0, id=f"{key}.front"),
                          Group(tuple(cookie(m, w, h, lay.ink_saver, f"{key}.back")), w, 0,
                                id=f"{key}.back"),
@@ -87,7 +85,7 @@ def standee(m: Meeple, lay: MeepleLayout, key: str) -> Piece:
     for x in (0, w):
         items.append(Text(x + w / 2, h + t / 2 + 1, f"{m.name} base", 6.5, align="center",
                           color="#444444"))
-    return Piece(2 * w, h + t, tuple(items))
+    return Piece(2 * w, h + t, tuple(items), id=key)
 
 
 def pages(doc: Meeples, opts: Options) -> list[Page]:
