@@ -194,7 +194,7 @@ class DashContent(Strict):
     deck_size: int = Field(65, ge=1)
     candies: list[Candy] = Field(min_length=2)
     characters: list[Character] = []
-    bonus_damage: int = Field(2, ge=1, le=6, description="damage of a character or cage card drawn "
+    bonus_damage: int = Field(ge=1, le=6, description="damage of a character or cage card drawn "
                               "to attack (the race engine deals this much)")
     texts: DashTexts = DashTexts()
     back: CardBack

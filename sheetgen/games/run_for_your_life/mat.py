@@ -74,7 +74,7 @@ class MatContent(Strict):
     path: list[Space] = Field(min_length=20)
     bridges: list[Bridge] = []
     danger_zone: int = Field(9, ge=1, le=20, description="the last spaces where the Twins attack")
-    twin_attacks: int = Field(4, ge=1, le=8, description="attacks of the Twins at the start of each "
+    twin_attacks: int = Field(ge=1, le=8, description="attacks of the Twins at the start of each "
                               "turn in the Danger Zone (the race engine plays this many)")
     texts: MatTexts = MatTexts()
 
