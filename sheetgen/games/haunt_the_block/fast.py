@@ -19,7 +19,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...validate.engine import Batch
 from . import board as ids
-from .board import Board, bar_ids, meets
+from .board import Board, bar_ids
 from .model import MOON_POWERS, SYMBOLS, HauntSheet
 from .policy import CHILD_GAIN, GAIN_WEIGHT, POWER_COST, STAR_COST, K
 
@@ -107,12 +107,10 @@ def reachable(key: tuple, b: Board, conds: list, S: int, D: int) -> np.ndarray:
         pres = np.zeros((len(conds), 36, D + 1, (S + 1) * M), bool)
         for a in range(1, 7):
             for bd in range(a, 7):  # a <= b: the engine reads a roll as its mirror with a <= b
-                for v, mask, lower, higher in b.routes[(a, bd)]:
-                    for s in range(S + 1):
-                        for d in {v + s, v - s}:
-                            if 1 <= d <= D:
-                                for q, cond in enumerate(conds):
-                                    pres[q, (a - 1) * 6 + bd - 1, d, s * M + mask] |= meets(cond, d, mask, s, lower, higher)
+                for (d, q), pays in b.payments(a, bd, M - 1, S).items():  # the rules' payments
+                    if d <= D:
+                        for stars, mask in pays:
+                            pres[q, (a - 1) * 6 + bd - 1, d, stars * M + mask] = True
         _REACHABLE[key] = S, pres
     return _REACHABLE[key][1][..., :(S + 1) * M]
 
