@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
-
 from sheetgen.kinds import load
+from sheetgen.validate.report import bound95
 from sheetgen.validate.run import rules_of, sheets_of
 
 SHIPPED = ("tricky-treats", "boogaloo", "haunt-the-block")
@@ -35,7 +34,7 @@ def main() -> None:
             ahead = rules.reference(doc, dice, u, "lookahead", targets).score
             sec = (time.perf_counter() - t0) / n
             gain = ahead - greedy
-            bound = 1.96 * gain.std(ddof=1) / np.sqrt(n)
+            bound = bound95(gain)
             title = f"{name}" + (f" {number} ({label})" if label else "")
             print(f"{title:<28} {n:>5} {greedy.mean():>7.1f} {ahead.mean():>9.1f} {gain.mean():>+6.1f} "
                   f"{'+-' + format(bound, '.1f'):>9} {sec:>7.2f}", flush=True)

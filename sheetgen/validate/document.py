@@ -24,7 +24,7 @@ from ..output import write_atomic
 from .engine import POLICIES
 from .heatmap import pages as heatmap_pages
 from .mechanics import GAMES as MECHANIC_GAMES, REACH_PP, SCORE_SHARE, sheet_mechanics
-from .report import Report, SheetReport, stats, wilson
+from .report import Report, SheetReport, bound95, stats, wilson
 from .run import rules_of, run, sheets_of
 
 RARE = 0.05  # elements reached in fewer games than this are listed with their bounds
@@ -73,7 +73,7 @@ def ladder_top(rules, doc, games: int, seed: int) -> dict | None:
     ahead = rules.reference(doc, dice, u, "lookahead", targets).score
     gain = ahead - greedy
     return {"games": games, "greedy": float(greedy.mean()), "lookahead": float(ahead.mean()),
-            "gain": float(gain.mean()), "bound": float(1.96 * gain.std(ddof=1) / np.sqrt(games))}
+            "gain": float(gain.mean()), "bound": bound95(gain)}
 
 
 def weights(rules, doc, games: int, seed: int, rollouts: int = 2) -> list[dict] | None:

@@ -29,9 +29,9 @@ import numpy as np
 from pydantic import ValidationError
 
 from .engine import POLICIES, Rules
+from .report import bound95
 
 GAMES = 4000  # games per policy for the sheet and for each mechanic switched off
-Z = 1.96
 # a change counts when it is beyond its 95 % bound AND at least this big (paired dice find even
 # a tenth of a point "significant"; a designer calls that nothing)
 SCORE_SHARE = 0.01  # of the policy's mean score
@@ -76,10 +76,6 @@ def mechanics_of(rules_module: str) -> Callable | None:
         return None
 
 
-def _bound(d: np.ndarray) -> float:
-    return float(Z * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("inf")
-
-
 def _play(rules: Rules, doc, inputs, policy: str, ids: list[str]):
     """Scores, and which of `ids` each game reached (an id the sheet lacks: never)."""
     dice, u, targets = inputs
@@ -121,8 +117,8 @@ def check(rules: Rules, doc, found: list[Mechanic], seed: int = 0, games: int = 
             (s0, r0), (s1, r1) = base[p], played[p]
             ds = s1 - s0
             dr = 100 * (r1[:, rest].mean(1) - r0[:, rest].mean(1)) if rest.any() else np.zeros(games)
-            per[p] = {"score": round(float(ds.mean()), 4), "score95": round(_bound(ds), 4),
-                      "reach": round(float(dr.mean()), 4), "reach95": round(_bound(dr), 4)}
+            per[p] = {"score": round(float(ds.mean()), 4), "score95": round(bound95(ds), 4),
+                      "reach": round(float(dr.mean()), 4), "reach95": round(bound95(dr), 4)}
             leaks |= {e for j, e in enumerate(ids) if e in m.elements and r1[:, j].any()}
         moved = any((abs(v["score"]) > max(v["score95"], SCORE_SHARE * abs(base[p][0].mean())))
                     or (abs(v["reach"]) > max(v["reach95"], REACH_PP)) for p, v in per.items())

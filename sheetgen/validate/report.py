@@ -35,6 +35,12 @@ def groups(ids: list[str]) -> list[tuple[str, list[tuple[str, int]]]]:
     return list(out.items())
 
 
+def bound95(d) -> float:
+    """95 % bound (normal) on the mean of paired differences `d`: inf with fewer than 2."""
+    d = np.asarray(d, float)
+    return float(1.96 * d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("inf")
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson score bounds of a rate k / n: "never in n games" still bounds the rate above."""
     if n == 0:
