@@ -18,9 +18,8 @@ from pypdf import PdfReader, PdfWriter
 from markupsafe import Markup
 
 from ..documents import pdf_from_html, render_html
-from ..errors import SheetgenError
 from ..kinds import Options, load
-from ..output import write_atomic
+from ..output import check_target, write_atomic
 from .engine import POLICIES
 from .heatmap import pages as heatmap_pages
 from .mechanics import GAMES as MECHANIC_GAMES, REACH_PP, SCORE_SHARE, sheet_mechanics
@@ -182,8 +181,7 @@ def report_document(layout: str, games: int = 20_000, seed: int = 0, out: Path |
     loaded = load(layout, Options())
     rules = rules_of(loaded)
     path = Path(out or f"{loaded.name}-report.{'html' if as_html else 'pdf'}")
-    if path.is_dir():
-        raise SheetgenError(f"{path} is a folder", fix="give a file name such as report.pdf")
+    check_target(path)  # before any games are played
     report = run(loaded, games, seed, POLICIES, "fast", workers)
     figures(loaded, report, seed)
     docs = {n: doc for n, _, doc in sheets_of(loaded, rules)}
@@ -202,9 +200,5 @@ def report_document(layout: str, games: int = 20_000, seed: int = 0, out: Path |
                        heat_pages=len(PdfReader(io.BytesIO(heat)).pages) if heat else 0,
                        check=dict(games=mechanic_games(report), share=100 * SCORE_SHARE, reach=REACH_PP))
     data = html.encode() if as_html else append_pdf(pdf_from_html(html), heat)
-    try:
-        write_atomic(path, data)
-    except OSError as exc:
-        raise SheetgenError(f"cannot write the report: {exc.strerror or exc}", file=str(path),
-                            fix="choose a path you can write to") from None
+    write_atomic(path, data)
     return path
