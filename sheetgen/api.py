@@ -14,7 +14,7 @@ from . import resources
 from .draw import pdf_bytes
 from .errors import SheetgenError
 from .kinds import KINDS, Loaded, Options, check_options, description, kind, load, render_pages, resolve
-from .layout import load_raw
+from .layout import load_raw, to_yaml
 from .output import is_stdout, write_atomic
 from .output_hooks import hooks_for
 
@@ -120,7 +120,7 @@ def show(ref: str, resolved: bool = False) -> str:
         return read_text(path)
     load(path)  # a layout that does not validate is an error, not a listing
     data, _ = load_raw(path)
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return to_yaml(data)
 
 
 def new_layout(name: str, parent: str) -> str:

@@ -334,6 +334,12 @@ def validate(model: type[BaseModel], data: dict, lines: dict[tuple, Where], file
         raise SheetgenError(msg, file=where[0], line=where[1], key=key, fix=fix) from None
 
 
+def to_yaml(data: dict) -> str:
+    """A layout as YAML text, keys in their order (every layout sheetgen writes: new, variants,
+    search results)."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
 def read_top(path: Path) -> dict:
     """A layout file's own top-level keys (no `extends` followed), read as safely as any layout."""
     return _read_yaml(Path(path))[0]

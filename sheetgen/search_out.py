@@ -12,8 +12,7 @@ import json
 import math
 from pathlib import Path
 
-import yaml
-
+from .layout import to_yaml
 from .output import write_atomic
 from .paper import page_size
 from .scene import Box, Circle, Line, Page, Style, Text
@@ -72,7 +71,7 @@ def write_all(s: Search, out: Path) -> list[Path]:
     for c in s.kept:
         head = (f"# Kept by: {s.command}\n# candidate {c.index}; re-scored on {c.final.games:,} fresh games: "
                 f"{fig_text(c.final)}\n# selection figures ({c.fig.games:,} games): {fig_text(c.fig)}\n")
-        text = head + yaml.safe_dump(c.data, sort_keys=False, allow_unicode=True, width=100)
+        text = head + to_yaml(c.data)
         paths += write(text, out, f"{s.game}-{s.seed}-c{c.index}")
     from .draw import write_pdf
 

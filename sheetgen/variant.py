@@ -19,7 +19,7 @@ import yaml
 
 from .errors import SheetgenError
 from .kinds import Loaded, Options, load, render_pages, resolve
-from .layout import load_raw
+from .layout import load_raw, to_yaml
 from .output import check_folder, write_atomic
 
 GAMES = ("tricky-treats", "haunt-the-block", "boogaloo")
@@ -147,7 +147,7 @@ def make(game: str, seed: int, out_dir: Path, s: Settings = Settings(), workers:
     name = f"{game}-{seed}"
     for tries in range(1, s.max_tries + 1):
         data = candidate(game, seed, tries, s, base, gen)
-        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        text = to_yaml(data)
         report = _check(text, out_dir, name, s, seed, workers)
         mean = report.score_mean("greedy")
         if report.completable and abs(mean - baseline) <= s.band * abs(baseline):
@@ -167,7 +167,7 @@ def make_drawn(game: str, seed: int, number: int, out_dir: Path, ranges: dict | 
     base, loaded = _base(game)
     gen = importlib.import_module(loaded.kind.variant)
     data = drawn(game, seed, number, ranges or {}, base, gen)[1]
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    text = to_yaml(data)
     name = f"{game}-{seed}-c{number}"
     out_dir.mkdir(parents=True, exist_ok=True)
     report = _check(text, out_dir, name, s, seed, workers)
