@@ -109,6 +109,21 @@ def test_rollers_pdf_is_landscape_and_says_star_zap(tmp_path):
         assert word in text
 
 
+def test_rollers_board_shows_the_chips_of_the_chips_layout(tmp_path):
+    """The chips are written once, in rollers-chips: the board's reference shows their per-player
+    counts, names and values, and the chips sheet holds that many for every player colour."""
+    chips = load("rollers-chips").doc.content
+    board = api.render("rollers-board", tmp_path / "r.pdf").path
+    text = " ".join(PdfReader(board).pages[0].extract_text().split())
+    for k in chips.chips:
+        assert f"{k.per_player} × {k.name}, worth {k.value} each" in text
+    total = sum(k.per_player * k.value for k in chips.chips)
+    assert re.search(rf"starts each round with {total} in chips", text)
+    sheet = " ".join(PdfReader(api.render("rollers-chips", tmp_path / "c.pdf").path).pages[0].extract_text().split())
+    first = chips.chips[0]
+    assert f"Chips: {chips.count(first)} {first.id} and" in sheet
+
+
 def test_bad_board_layouts_are_one_line_errors(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(f"extends: {layouts_dir().resolve()}/rollers-board.yaml\n"

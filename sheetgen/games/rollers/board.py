@@ -19,14 +19,6 @@ class Section(Strict):
     open: int = Field(ge=1, le=5, description="dice needed to OPEN it")
 
 
-class Chip(Strict):
-    id: Ident
-    name: str
-    value: int = Field(ge=1, le=100)
-    count: int = Field(ge=0, le=50, description="chips each player starts a round with")
-    colour: Colour = Field(pattern=HEX)
-
-
 class Face(Strict):
     id: Ident
     label: str
@@ -37,14 +29,14 @@ class Face(Strict):
 class RollersContent(Strict):
     sections: list[Section] = Field(min_length=5, max_length=5)
     points_to_win: int = Field(5, ge=1, le=10)
-    chips: list[Chip] = Field(min_length=1, max_length=3)
+    chips: str = Field("rollers-chips", description="the chips layout: its chips (names, values, "
+                       "colours, per player) are the ones the board's reference shows")
     faces: list[Face] = Field(min_length=1, max_length=3)
     turn: str = Field(min_length=1, description="the turn in short (markup allowed)")
     scoring: str = Field(min_length=1, description="end of round and winning (markup allowed)")
 
     @model_validator(mode="after")
     def _check(self):
-        unique_ids(self.chips, "chip")
         unique_ids(self.faces, "face")
         values = [s.value for s in self.sections]
         if values != sorted(set(values)):
@@ -141,8 +133,11 @@ def _section(x: float, y: float, w: float, h: float, sec: Section, s: float, acc
 def _chips(x: float, y: float, w: float, h: float, doc: RollersBoard, ink: bool) -> list[Item]:
     items: list[Item] = [heading(x, y + 4, "Chips each round", 9, id="ref.chips.title"),
                          Box(x, y + 6, w, h - 6, Style(width=0.3), id="ref.chips", radius=2)]
-    total = sum(c.value * c.count for c in doc.content.chips)
-    for i, chip in enumerate(doc.content.chips):
+    from ...kinds import load
+
+    chips = load(doc.content.chips).doc.content.chips
+    total = sum(c.value * c.per_player for c in chips)
+    for i, chip in enumerate(chips):
         cy = y + 15 + i * 12
         fill = "#ffffff" if ink else chip.colour
         dark = not ink and sum(int(chip.colour[k:k + 2], 16) for k in (1, 3, 5)) < 384
@@ -151,7 +146,7 @@ def _chips(x: float, y: float, w: float, h: float, doc: RollersBoard, ink: bool)
                                                dash=(0.8, 0.6))),
                   Text(x + 9, cy + 1.4, str(chip.value), 10, bold=True, align="center",
                        color="#ffffff" if dark else "#000000", id=f"ref.chips.{chip.id}.value"),
-                  Para(x + 16, cy - 4.5, w - 18, 10, f"<b>{chip.count} × {chip.name}</b>, "
+                  Para(x + 16, cy - 4.5, w - 18, 10, f"<b>{chip.per_player} × {chip.name}</b>, "
                        f"worth {chip.value} each", 8, id=f"ref.chips.{chip.id}.text", valign="middle")]
     items.append(Para(x + 3, y + h - 9, w - 6, 8, f"Everyone starts each round with <b>{total}</b> "
                       "in chips.", 7.5, id="ref.chips.total"))

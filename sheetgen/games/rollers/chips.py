@@ -10,13 +10,16 @@ from ...kinds import Kind, Options
 from ...model import HEX, Colour, IconName, Ident, LayoutFile, Strict, unique_ids
 from ...pieces import Piece, PieceLayout, cut_circle, pack
 from ...scene import Circle, Icon, Item, Page, Style, Text
+from ...text import fill
 from ...widgets import tint
 
 
 class ChipKind(Strict):
     id: Ident
+    name: str = Field(min_length=1, description="as the board's chip reference names it")
     value: int = Field(ge=1, le=100)
-    count: int = Field(ge=1, le=200, description="in the box: per player x players")
+    per_player: int = Field(ge=1, le=50, description="chips each player starts a round with; the "
+                            "sheet holds this many per player colour (markers)")
     colour: Colour = Field(pattern=HEX)
     ring: Colour = Field("#000000", pattern=HEX, description="the dashed ring and the value")
 
@@ -36,14 +39,18 @@ class ChipContent(Strict):
     point: float = Field(11.0, ge=9, le=16, description="point marker diameter, mm (board circles are 10)")
     chips: list[ChipKind] = Field(min_length=1)
     markers: list[MarkerSet] = Field(min_length=1)
-    how: str = Field(min_length=1, description="page heading of the chips")
-    how_markers: str = Field(min_length=1, description="page heading of the markers")
+    how: str = Field(min_length=1, description="page heading of the chips ({placeholders} of counts())")
+    how_markers: str = Field(min_length=1, description="page heading of the markers ({placeholders} of counts())")
 
     @model_validator(mode="after")
     def _ids(self):
         unique_ids(self.chips, "chip")
         unique_ids(self.markers, "marker set")
         return self
+
+    def count(self, k: ChipKind) -> int:
+        """Chips of kind k in the box: per player, for every player colour."""
+        return k.per_player * len(self.markers)
 
 
 class ChipSheet(LayoutFile):
@@ -53,7 +60,7 @@ class ChipSheet(LayoutFile):
     def counts(self) -> dict[str, int]:
         """{chips} and each chip id's count; {markers} and {points} in all, and per colour."""
         c = self.content
-        return {"chips": sum(k.count for k in c.chips), **{k.id: k.count for k in c.chips},
+        return {"chips": sum(c.count(k) for k in c.chips), **{k.id: c.count(k) for k in c.chips},
                 "markers": c.markers_each * len(c.markers), "markers_each": c.markers_each,
                 "points": c.points_each * len(c.markers), "points_each": c.points_each}
 
@@ -91,12 +98,13 @@ def point_marker(m: MarkerSet, d: float, ink: bool, n: int) -> Piece:
 def pages(doc: ChipSheet, opts: Options) -> list[Page]:
     c, lay = doc.content, doc.layout
     ink, copies = lay.ink_saver, max(1, opts.copies)
-    pieces = [chip(k, c.chip, ink, n + 1) for k in c.chips for n in range(k.count * copies)]
+    pieces = [chip(k, c.chip, ink, n + 1) for k in c.chips for n in range(c.count(k) * copies)]
     first = len(pieces)
     for m in c.markers:
         pieces += [marker(m, c.marker, ink, n + 1) for n in range(c.markers_each * copies)]
         pieces += [point_marker(m, c.point, ink, n + 1) for n in range(c.points_each * copies)]
-    return pack(pieces, lay, doc.title, c.how, breaks={first: c.how_markers})
+    counts = doc.counts()
+    return pack(pieces, lay, doc.title, fill(c.how, counts), breaks={first: fill(c.how_markers, counts)})
 
 
 KIND = Kind("rollers-chips", ChipSheet, pages, product="rollers")
