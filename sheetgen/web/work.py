@@ -186,13 +186,11 @@ def _blob(data: bytes) -> Blob:
 
 
 def code_stamp() -> str:
-    """A stamp of sheetgen's code and templates: a kept cache folder is not reused after an upgrade."""
-    from ..documents import TEMPLATES
+    """A stamp of sheetgen's code, fonts, templates and the libraries that write the bytes (the
+    build's own digest): a kept cache folder is not reused after an upgrade."""
+    from ..build import code_digest
 
-    root = Path(__file__).resolve().parent.parent
-    files = sorted([*root.rglob("*.py"), *TEMPLATES.rglob("*.j2")])
-    text = "".join(f"{f}:{f.stat().st_mtime_ns}:{f.stat().st_size}" for f in files)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
+    return code_digest()[:12]
 
 
 @lru_cache(maxsize=256)
