@@ -92,6 +92,11 @@ class MatContent(Strict):
             raise ValueError("mark exactly one burst space 'throw: true' (Sweet Toof's Pink Gumball)")
         return path
 
+    @property
+    def throw(self) -> int:
+        """The index of the burst Sweet Toof throws players to."""
+        return next(i for i, s in enumerate(self.path) if s.throw)
+
     @model_validator(mode="after")
     def _places(self):
         n, zone = len(self.path), self.danger_zone
@@ -189,7 +194,7 @@ def track(mat: Mat) -> Track:
     kinds = tuple(s.candy or s.character or s.special for s in path)
     n = len(path)
     return Track(kinds, tuple(i for i, s in enumerate(path) if s.burst),
-                 next(i for i, s in enumerate(path) if s.throw), n - c.danger_zone - 1,
+                 c.throw, n - c.danger_zone - 1,
                  n - c.danger_zone, c.twin_attacks, {b.entrance: b.exit for b in c.bridges},
                  tuple(x.id for x in _deck(c.deck).content.candies))
 
@@ -348,16 +353,14 @@ def _space(mat: Mat, geo: Geometry, i: int, candy: dict, chars: dict, ink: bool)
     below = y + r + 5 * s
     label = sp.name
     if sp.special == "start":
-        label = f"START · {sp.name or 'Candy Keep'}"
+        label = "START" + (f" · {sp.name}" if sp.name else "")
     elif sp.character:
-        target = mat.content.path[[k for k, q in enumerate(mat.content.path) if q.throw][0]]
+        target = mat.content.path[mat.content.throw]
         label = chars[sp.character].name.upper()
         items.append(Text(x, below + 4.2 * s, t.toof.format(target=target.name or "the burst"),
                           pt(7, s), align="center", color=INK))
     elif sp.burst:
         label = t.cage + (f" · {sp.name}" if sp.name else "")
-    elif i == len(mat.content.path) - 1:
-        label = sp.name or "ESCAPE!"
     if label:
         items.append(Text(x, below + (5 * s if sp.burst else 0), label, pt(9, s), bold=True,
                           align="center", color=INK, id=f"space.{i}.label"))
