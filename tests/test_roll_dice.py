@@ -19,11 +19,13 @@ from sheetgen.scene import walk
 
 from conftest import LAYOUTS, edit_error
 
+PARTS = load("gingerbread-cookies").doc.content.parts.model_dump()  # a cookie's parts, as the cookies layout has them
+
 
 def test_simulation_figures_are_the_ones_the_layout_states():
     doc = load("roll-dice").doc
     c = doc.content
-    got = simulate([f.icon for f in c.faces], games=c.odds.games, seed=c.odds.seed)
+    got = simulate([f.icon for f in c.faces], PARTS, games=c.odds.games, seed=c.odds.seed)
     assert (got.throws, got.slow, got.sweet, got.foul) == (c.odds.throws, c.odds.slow, c.odds.sweet,
                                                            c.odds.foul)
     comment = (LAYOUTS / "roll-dice.yaml").read_text()
@@ -35,9 +37,9 @@ def test_simulation_figures_are_the_ones_the_layout_states():
 
 def test_simulation_is_seeded_and_a_dead_face_slows_the_race():
     faces = ["cookie_arm", "cookie_arm", "cookie_leg", "cookie_leg", "peppermint", "peppermint"]
-    assert simulate(faces, games=5, seed=3) == simulate(faces, games=5, seed=3)
-    blank = simulate(faces[:5] + ["Blank"], games=20, seed=3)
-    assert blank.throws > simulate(faces, games=20, seed=3).throws
+    assert simulate(faces, PARTS, games=5, seed=3) == simulate(faces, PARTS, games=5, seed=3)
+    blank = simulate(faces[:5] + ["Blank"], PARTS, games=20, seed=3)
+    assert blank.throws > simulate(faces, PARTS, games=20, seed=3).throws
 
 
 @pytest.mark.parametrize("layout,dice", [("roll-dice", 16), ("rollers-dice", 6)])

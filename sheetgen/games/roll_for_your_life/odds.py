@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-PARTS = ("head", "body", "arm", "arm", "leg", "leg")
 ICONS = {"cookie_arm": "arm", "cookie_leg": "leg", "peppermint": "swirl"}  # the faces' icons in the layout
 
 
@@ -49,8 +48,8 @@ def _race(faces: list[str], players: int, rng: random.Random) -> tuple[int, int,
             return throw, p, icon, throw == 1
 
 
-def _round(faces: list[str], players: int, rng: random.Random, tally: Counter) -> None:
-    cookies = [list(PARTS) for _ in range(players)]
+def _round(faces: list[str], parts: list[str], players: int, rng: random.Random, tally: Counter) -> None:
+    cookies = [list(parts) for _ in range(players)]
     shield = [False] * players
     middle = players + 1
     while sum(1 for c in cookies if c) > 1:
@@ -91,16 +90,19 @@ def _round(faces: list[str], players: int, rng: random.Random, tally: Counter) -
             mine.remove(next((p for p in ("arm", "leg") if p in mine), mine[-1]))
 
 
-def simulate(faces: list[str], players: int = 4, games: int = 200, seed: int = 1) -> Odds:
+def simulate(faces: list[str], parts: dict[str, int], players: int = 4, games: int = 200,
+             seed: int = 1) -> Odds:
     """Figures over `games` three-round games; `faces` are the six faces of each die by icon
     (cookie_arm, cookie_leg, peppermint; any other is a face that does nothing), so renaming a face
-    in the layout changes nothing here."""
+    in the layout changes nothing here; `parts` a cookie's parts and their counts, as the cookies
+    layout gives them (head, body, arm, leg)."""
     faces = [ICONS.get(f, f) for f in faces]
+    parts = [name for name, n in parts.items() for _ in range(n)]
     rng = random.Random(seed)
     tally: Counter = Counter()
     for _ in range(games):
         for _ in range(3):
-            _round(faces, players, rng, tally)
+            _round(faces, parts, players, rng, tally)
     n = tally["races"]
     return Odds(n, round(tally["throws"] / n, 2), round(tally["slow"] / n, 3),
                 round(tally["sweet"] / n, 3), round(tally["foul"] / max(1, tally["attacks"]), 3))
