@@ -9,7 +9,8 @@ from ...model import Strict
 
 
 class Figures(Strict):
-    """What `odds.simulate(faces, parts, games=games, seed=seed)` gives (parts: the cookies layout's); a test recomputes them."""
+    """What `odds.simulate(faces, parts, games=games, seed=seed)` gives, with the cookies layout's
+    parts; a test recomputes them."""
 
     games: int = Field(ge=1)
     seed: int = Field(ge=0)
