@@ -10,20 +10,24 @@ from .board import SWEET_BAR, column_star_id, power_id
 from .model import MOON_POWERS, NO_POWER
 
 
+def _counted(doc):
+    """The Stars section sized to what the switched-off sheet can earn (the model's rule)."""
+    return edit(doc, stars=doc.content.earnable_stars)
+
+
 def _star_off(col: int):
     def off(doc):
         th = list(doc.content.thresholds)
         th[col - 1] = len(doc.content.candies) + 1  # the model's "no star under this column"
-        return edit(doc, thresholds=th, stars=doc.content.stars - 1)  # one circle fewer in Stars
+        return _counted(edit(doc, thresholds=th))
     return off
 
 
 def _power_off(kids: tuple[str, ...]):
     def off(doc):
-        c = doc.content
-        stars = sum(k.power == "star" for k in c.children if k.id in kids)  # its circle goes too
-        new = [k.model_copy(update={"power": NO_POWER, "amount": 0}) if k.id in kids else k for k in c.children]
-        return edit(doc, children=new, stars=c.stars - stars)
+        new = [k.model_copy(update={"power": NO_POWER, "amount": 0}) if k.id in kids else k
+               for k in doc.content.children]
+        return _counted(edit(doc, children=new))
     return off
 
 
@@ -44,7 +48,7 @@ def mechanics(doc) -> list[Mechanic]:
                      (column_star_id(col),)) for col in c.star_columns]
     if c.start_stars:
         out.append(Mechanic("start star", "reward",
-                            lambda d: edit(d, start_stars=d.content.start_stars - 1, stars=d.content.stars - 1),
+                            lambda d: _counted(edit(d, start_stars=d.content.start_stars - 1)),
                             "one star fewer circled at the start (and one fewer circle)"))
     out.append(Mechanic("chocolate bars", "reward", lambda d: edit(d, bar_points=0), "every bar scores 0"))
     return out

@@ -142,8 +142,7 @@ class HauntContent(Strict):
                                  f"({ncandy + 1}: the column has no star)")
         if self.start_stars > self.stars:
             raise ValueError("start_stars cannot exceed stars")
-        earnable = self.start_stars + len(self.star_columns) + sum(c.power == "star" for c in self.children)
-        if self.stars != earnable:
+        if self.stars != (earnable := self.earnable_stars):
             raise ValueError(f"stars is {self.stars} but {earnable} can be earned (start_stars, one "
                              "per stash column with a star, one per star-power child); give stars: "
                              f"{earnable}, one circle each")
@@ -181,6 +180,12 @@ class HauntContent(Strict):
             raise ValueError(f"the path has {len(self.path)} spaces but a move can reach "
                              f"{self.longest_move}; make the path longer")
         return self
+
+    @property
+    def earnable_stars(self) -> int:
+        """Stars a game can circle: start_stars, one per stash column with a star, one per
+        star-power child (Stars must hold exactly this many circles)."""
+        return self.start_stars + len(self.star_columns) + sum(c.power == "star" for c in self.children)
 
     @property
     def star_columns(self) -> list[int]:
