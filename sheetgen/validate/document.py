@@ -132,7 +132,7 @@ def _mechanic_rows(rows: list[dict] | None) -> tuple[list[dict], list[dict]]:
     for r in rows or []:
         note = None
         if r["model"] != "accepted" and r["played"]:
-            why = r["model"][len("refused ("):-1].replace("content: Value error, ", "")
+            why = r["refused"].replace("content: Value error, ", "")
             found = next((n for n in notes if n["why"] == why), None)
             if not found:
                 found = {"why": why, "names": []}

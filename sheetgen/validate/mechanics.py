@@ -53,12 +53,15 @@ def edit(doc, **content):
 
 
 def accepted(doc) -> str | None:
-    """None if the layout model accepts the document as a printable layout, else its first error."""
+    """None if the layout model accepts the document as a printable layout, else its first error
+    (layout.validate's message: key and what is wrong)."""
+    from ..errors import SheetgenError
+    from ..layout import validate
+
     try:
-        type(doc).model_validate(doc.model_dump())
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        return f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}"
+        validate(type(doc), doc.model_dump(), {}, "")
+    except SheetgenError as exc:
+        return f"{exc.key}: {exc.message}" if exc.key else exc.message
     return None
 
 
@@ -102,7 +105,7 @@ def check(rules: Rules, doc, found: list[Mechanic], seed: int = 0, games: int = 
         off = m.off(doc)
         refused = accepted(off)
         row = {"name": m.name, "kind": m.kind, "how": m.how, "games": games,
-               "model": "accepted" if refused is None else f"refused ({refused})"}
+               "model": "accepted" if refused is None else "refused", "refused": refused}
         try:
             played = {p: _play(rules, off, inputs[p], p, ids) for p in policies}
             # reach of the rest of the sheet: the ids both sheets have, less the mechanic's own
