@@ -25,6 +25,7 @@ import importlib
 import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -408,15 +409,14 @@ def search(game: str, seed: int, plan: Plan, targets: list[Target], back, ranges
 
 def _undrawable(c: Candidate, shipped: Candidate) -> str | None:
     """Why the sheet cannot be printed (text that does not fit, say), or None when it draws."""
-    from . import lint
     from .draw import pdf_bytes
-    from .kinds import Options, kind
+    from .kinds import Loaded, Options, kind, render_pages
 
     k = kind(shipped.data["kind"])
     try:
-        pages = k.pages(k.model.model_validate(c.data), Options())
-        lint.check(pages)  # what every render checks
-        pdf_bytes(pages, c.id)
+        loaded = Loaded(k.model.model_validate(c.data), Path(f"{c.id}.yaml"), c.id, k)
+        pages = render_pages(loaded, Options())  # what every render does: links, then the print lint
+        pdf_bytes(pages, c.id)  # and the drawing itself (paragraphs fitted at 6 pt or refused)
     except SheetgenError as exc:
         return f"does not print: {exc}"
     return None
