@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -46,6 +46,11 @@ class Tables:
     bones_any: bool = False  # rules option bones_per_doubles: "any" (several bones on one doubles roll)
     elements: list[str] = field(default_factory=list)  # element ids, in the validator's order
     keys: list = field(default_factory=list)  # the same elements as `Key`s
+
+    @cached_property
+    def spec(self) -> tuple:
+        """The end-state reader's arrays (`reach_spec`), built once per sheet."""
+        return reach_spec(self)
 
     @property
     def n_sym(self) -> int:
@@ -221,9 +226,6 @@ def reach_spec(t: Tables) -> tuple:
     `bar`: a Boo-nus column, every row long enough holding more than `thr` cells); per element its
     points when marked (a stash circle its column's step, a bar, a scared child); the columns
     whose sum is the unused powers (`plus` less `minus`); the missed-collect and turn columns."""
-    cached = t.__dict__.get("_spec")
-    if cached is not None:
-        return cached
     L = layout_of(t)
     at = lambda k, i=0: L[k].start + i
     rows = {s: i for i, s in enumerate(BOONUS)}
@@ -267,10 +269,8 @@ def reach_spec(t: Tables) -> tuple:
     minus = [at("used", p) for p in range(6) if optional[p]]
     scored = [e for e, w in enumerate(weight) if w]
     arr = lambda x: np.array(x, np.int64)
-    spec = (arr(cols), arr(thr), arr(eq), arr(bar), arr(scored), arr([weight[e] for e in scored]),
+    return (arr(cols), arr(thr), arr(eq), arr(bar), arr(scored), arr([weight[e] for e in scored]),
             arr(t.boonus_len), arr(plus), arr(minus), arr([at("missed"), at("turn")]))
-    t.__dict__["_spec"] = spec
-    return spec
 
 
 def _finish_rows(spec, state, reached, res):
@@ -316,7 +316,7 @@ def reached(t: Tables, state: np.ndarray) -> np.ndarray:
 def finish(t: Tables, state: np.ndarray) -> Batch:
     reached = np.empty((len(state), len(t.elements)), np.bool_)
     res = np.empty((len(state), 4), np.int64)
-    _compiled_reader()(reach_spec(t), state, reached, res)
+    _compiled_reader()(t.spec, state, reached, res)
     return Batch(score=res[:, 0], reached=reached, penalties=res[:, 2],  # missed collects
                  unused_powers=res[:, 1],
                  stuck=np.zeros(len(state), np.int64),  # every roll leaves a legal move
