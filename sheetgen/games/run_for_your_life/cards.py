@@ -181,13 +181,15 @@ class DashCard(Strict):
 
 
 class DashTexts(Strict):
-    single: str = "Move to the next space with this candy."
-    double_same: str = "Move to the second space with this candy."
-    double_mixed: str = "Move to one of these candies, then on to the other: you pick the order."
-    character: str = "Jump to {name} on the board."
-    cage: str = "Jump to the nearest burst space."
-    cage_title: str = "Candy Cage Match"
-    attack_bonus: str = "<b>Attack:</b> {damage} damage to one part of your choice."
+    """The cards' texts, written in the deck layout (`content.texts`)."""
+
+    single: str = Field(min_length=1, description="a single-candy card")
+    double_same: str = Field(min_length=1, description="a card with two of one candy")
+    double_mixed: str = Field(min_length=1, description="a card with two candies")
+    character: str = Field(min_length=1, description="a character card ({name})")
+    cage: str = Field(min_length=1, description="a cage card")
+    cage_title: str = Field(min_length=1)
+    attack_bonus: str = Field(min_length=1, description="a card drawn to attack ({damage})")
 
 
 class DashContent(Strict):
@@ -196,7 +198,7 @@ class DashContent(Strict):
     characters: list[Character] = []
     bonus_damage: int = Field(ge=1, le=6, description="damage of a character or cage card drawn "
                               "to attack (the race engine deals this much)")
-    texts: DashTexts = DashTexts()
+    texts: DashTexts
     back: CardBack
     cards: list[DashCard] = Field(min_length=1)
 
