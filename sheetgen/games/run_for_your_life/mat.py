@@ -51,13 +51,15 @@ class Bridge(Strict):
 
 
 class MatTexts(Strict):
-    title: str = "RUN FOR YOUR LIFE, CANDYMAN!"
-    zone: str = "DANGER ZONE: the Twins attack you {attacks} times at the start of each of your turns here"
-    finish: str = "FINISH"
-    bridge: str = "bridge: fall back to {exit}"
-    cage: str = "CAGE MATCH"
-    toof: str = "Early? Thrown to {target}"
-    key: str = "Move to the next space showing your card's candy, forward or back."
+    """The poster's texts, written in the mat layout (`content.texts`)."""
+
+    title: str = Field(min_length=1)
+    zone: str = Field(min_length=1, description="the Danger Zone's band ({attacks})")
+    finish: str = Field(min_length=1)
+    bridge: str = Field(min_length=1, description="a bridge's label ({exit})")
+    cage: str = Field(min_length=1, description="a burst space's label")
+    toof: str = Field(min_length=1, description="under a character space ({target})")
+    key: str = Field(min_length=1, description="the key's line on moving")
 
 
 @lru_cache(maxsize=8)
@@ -76,7 +78,7 @@ class MatContent(Strict):
     danger_zone: int = Field(9, ge=1, le=20, description="the last spaces where the Twins attack")
     twin_attacks: int = Field(ge=1, le=8, description="attacks of the Twins at the start of each "
                               "turn in the Danger Zone (the race engine plays this many)")
-    texts: MatTexts = MatTexts()
+    texts: MatTexts
 
     @field_validator("path")
     @classmethod
