@@ -19,7 +19,7 @@ from typing import Optional
 
 import typer
 
-from . import __version__, api, links, resources
+from . import __version__, api, links, pools, resources
 from .errors import SheetgenError
 from .kinds import Options
 
@@ -253,8 +253,6 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
                                                     help="candidate N of `sheetgen search --seed SEED` instead"),
             param: list[str] = typer.Option([], "--param", help="with --candidate: the search's NAME=LO:HI")):
     """Generate seeded custom sheets; only those the validator passes are written."""
-    import os
-
     from rich.console import Console
     from rich.progress import Progress
 
@@ -268,7 +266,7 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
     results = []
     with Progress(console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task(f"variants of {game}", total=count)
-        for r in v.make_many(game, seeds, out, settings, workers or os.cpu_count() or 1,
+        for r in v.make_many(game, seeds, out, settings, pools.count(workers),
                              progress=lambda: bar.advance(task)):
             results.append(r)
     accepted = [r for r in results if not isinstance(r, str)]
@@ -288,7 +286,6 @@ def variant(game: str = typer.Argument(..., help="tricky-treats, haunt-the-block
 def _drawn(game, seed, candidate, param, count, settings, workers, out):
     """`sheetgen variant --candidate`: one searched candidate, drawn alone and checked."""
     import importlib
-    import os
 
     from . import variant as v
     from .output import check_folder
@@ -303,7 +300,7 @@ def _drawn(game, seed, candidate, param, count, settings, workers, out):
     space = importlib.import_module(v._base(game)[1].kind.variant).SPACE
     ranges = v.parse_ranges(space, param, game)
     r = v.make_drawn(game, seed, candidate, check_folder(out, "variants folder"), ranges, settings,
-                     workers or os.cpu_count() or 1)
+                     pools.count(workers))
     typer.echo(f"{r.yaml_path}  id {r.variant_id}  search seed {seed} candidate {candidate}  "
                f"greedy mean {r.mean:.1f}  pdf {r.pdf_path}")
 

@@ -16,7 +16,6 @@ and tables, and the dice of each batch (every candidate at a rung plays the same
 
 from __future__ import annotations
 
-import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from . import pools
 from .errors import SheetgenError
 from .validate.engine import POLICIES
 from .validate.report import Tally
@@ -157,7 +157,7 @@ class Local:
 
     @property
     def size(self) -> int:
-        return max(1, self.workers or os.cpu_count() or 1)
+        return pools.count(self.workers)
 
     def run(self, root: int, tasks: list[tuple[Unit, ...]], done: Done, fn=play_task) -> None:
         if self.size == 1:
@@ -165,7 +165,7 @@ class Local:
                 done(i, fn(root, t))
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.size, initializer=_start_worker, initargs=(self.kind,))
+            self._pool = pools.pool(self.size, _start_worker, (self.kind,))
         futures = {self._pool.submit(fn, root, t): i for i, t in enumerate(tasks)}
         try:
             pending = set(futures)

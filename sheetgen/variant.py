@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import importlib
 import math
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import yaml
 
+from . import pools
 from .errors import SheetgenError
 from .kinds import Loaded, Options, load, render_pages, resolve
 from .layout import load_raw, to_yaml
@@ -224,7 +224,7 @@ def make_many(game: str, seeds: list[int], out_dir: Path, s: Settings, workers: 
             if progress:
                 progress()
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with pools.pool(workers) as pool:
         for result in pool.map(_one, jobs):
             if progress:
                 progress()

@@ -8,15 +8,14 @@ so the same seed gives the same report whatever the number of workers.
 from __future__ import annotations
 
 import importlib
-import multiprocessing
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from .. import pools
 from ..errors import SheetgenError
 from ..kinds import KINDS, Loaded, kind
 from .engine import BATCH, LADDER, POLICIES, SLOW, Batch, Rules
@@ -146,7 +145,7 @@ def run(loaded: Loaded, games: int, seed: int = 0, policies: tuple[str, ...] = P
     tasks = [Task(s, p, b, size) for s in range(len(sheets)) for p in policies
              for b, size in enumerate(batches(games))]
     total = games * len(policies) * len(sheets)
-    workers = max(1, min(workers or os.cpu_count() or 1, len(tasks)))
+    workers = min(pools.count(workers), len(tasks))
     t0 = time.perf_counter()
     tallies = _run_tasks(job, tasks, workers, progress, total)
     seconds = time.perf_counter() - t0
@@ -180,10 +179,7 @@ def _run_tasks(job: Job, tasks: list[Task], workers: int, progress: Progress | N
     done += tasks[0].games
     if progress:
         progress(done, total)
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(job,),
-                             mp_context=context) as pool:
+    with pools.pool(workers, _start, (job,)) as pool:
         futures = {pool.submit(_play_here, task): i for i, task in enumerate(tasks) if i}
         for fut in as_completed(futures):
             i = futures[fut]
