@@ -12,6 +12,7 @@ from pydantic import Field, model_validator
 
 from .solids import net, numbering
 from .model import HEX, Colour, IconName, Ident, LayoutFile, Strict, unique_ids
+from .paper import readable
 from .pieces import CUT, FOLD, HALO, Piece, PieceLayout, cut_box, pack
 from .scene import Box, Group, Icon, Item, Line, Page, Style, Text
 from .widgets import tint
@@ -79,7 +80,7 @@ def face_art(face: Face, x: float, y: float, size: float, colour: str, ink: bool
     items.append(Icon(art, cx, y + (size - lab) / 2, size * (0.62 if face.label else 0.78),
                       id=f"{key}.icon", mono=ink))
     if face.label:
-        items.append(Text(cx, y + size - size * 0.07, face.label, max(6.0, size * 0.55), bold=True,
+        items.append(Text(cx, y + size - size * 0.07, face.label, readable(size * 0.55), bold=True,
                           align="center", id=f"{key}.label"))
     if mark:
         items.append(Icon(mark, x + size * 0.13, y + size * 0.13, size * 0.18, fill=colour, mono=ink))

@@ -12,10 +12,9 @@ import numpy as np
 
 from .draw import fit_paragraph, text_width_mm
 from .errors import SheetgenError
-from .paper import MM, SAFE_MARGIN_MM
+from .paper import MIN_TEXT_PT, MM, SAFE_MARGIN_MM
 from .scene import QR, Box, Circle, Group, Icon, Line, Page, Para, Text
 
-MIN_TEXT_PT = 6.0
 MIN_WRITE_MM = 5.0
 
 

@@ -19,6 +19,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ...kinds import Kind, Options
 from ...model import Ident, LayoutFile, PageSetup, Strict
+from ...paper import readable
 from ...scene import Box, Circle, Icon, Item, Line, Page, Style, Text
 from ...widgets import tint
 
@@ -213,7 +214,7 @@ def space_id(i: int) -> str:
 
 def pt(size: float, s: float) -> float:
     """A text size scaled with the poster, never below the 6 pt print rule."""
-    return max(6.0, size * s)
+    return readable(size * s)
 ROAD = Style(stroke="#8a6a4a", width=2.2)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ...draw import text_width_mm
 from ...lint import bounds, touching
-from ...paper import page_size
+from ...paper import page_size, readable
 from ...scene import Box, Circle, Group, Item, Line, Page, Para, Style, Text, walk
 
 CUT = Style(stroke="#555555", width=0.3, dash=(2.0, 1.5))
@@ -143,7 +143,7 @@ def _map(g: Grid, x: float, y: float, cell: float, mark: tuple[int, int] | None)
             items.append(Box(x + c * cell * 1.4, y + r * cell, cell * 1.4, cell,
                              Style(stroke="#000000", fill=fill, width=0.25), id=f"map.{r}.{c}"))
             items.append(Text(x + (c + 0.5) * cell * 1.4, y + (r + 0.5) * cell + cell * 0.12,
-                              f"{chr(65 + r)}{c + 1}", max(6.0, cell * 1.5), bold=True, align="center",
+                              f"{chr(65 + r)}{c + 1}", readable(cell * 1.5), bold=True, align="center",
                               color="#ffffff" if mark == (r, c) else "#000000"))
     return items
 
