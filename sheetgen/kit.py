@@ -115,10 +115,11 @@ def _kind_product(name: str) -> str | None:
 
 
 def rules_games() -> list:
-    """The games of the rules-cards layout (id, name, product, players, time, age, needs, sections)."""
-    from .games.rules_cards.source import games
+    """The games of the rules-cards layout (id, name, product, players, time, age, needs, sections),
+    their sections' numbers filled in from their parts."""
+    from .games.rules_cards.source import filled, games
 
-    return list(games().values())
+    return [filled(g) for g in games().values()]
 
 
 def products() -> list[str]:

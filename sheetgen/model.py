@@ -57,8 +57,9 @@ class LayoutFile(Strict):
                           "kits leave it out (they print their parts on the paper asked with --paper)")
 
     def counts(self) -> dict[str, int]:
-        """How many of each piece the layout prints, by name ({cards}, {tokens}...): the numbers
-        its description and the kits' lists of what to play with fill in."""
+        """The layout's numbers by name: how many of each piece it prints ({cards}, {tokens}...)
+        and the rules' numbers it sets ({bar}, {uses}...). Its description, the kits' lists of what
+        to play with and the rules text of the games that need it fill them in."""
         return {}
 
 

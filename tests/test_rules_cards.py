@@ -217,3 +217,40 @@ def test_card_text_stays_inside_the_safe_zone(doc):
             if isinstance(it, Para):
                 assert SAFE <= it.x and it.x + it.w <= w - SAFE
                 assert it.y + it.h <= h - SAFE, (card.game.id, card.number, it.id)
+
+
+def test_rules_text_prints_the_parts_numbers(tmp_path, monkeypatch):
+    """The numbers a game's rules name come from the layouts it needs: a house copy of Haunt the
+    Block whose bars are worth 7 and a mat whose Twins attack 3 times change the rules' text."""
+    from conftest import LAYOUTS
+    from sheetgen.kit import rules_games
+
+    def text(gid):
+        return " ".join(s.text for g in rules_games() if g.id == gid for s in g.sections)
+
+    assert "worth 5: for" in text("haunt-the-block") and "they make 4 dash" in text("run-for-your-life").lower()
+    for name, old, new in [("haunt-the-block", "bar_points: 5", "bar_points: 7"),
+                           ("run-for-your-life-mat", "twin_attacks: 4", "twin_attacks: 3")]:
+        raw = (LAYOUTS / f"{name}.yaml").read_text(encoding="utf-8")
+        assert old in raw
+        (tmp_path / f"{name}.yaml").write_text(raw.replace(old, new), encoding="utf-8")
+    monkeypatch.setenv("SHEETGEN_PATH", str(tmp_path))
+    assert "worth 7: for" in text("haunt-the-block") and "worth 5" not in text("haunt-the-block")
+    assert "they make 3 Dash" in text("run-for-your-life")
+    pdf = api.render("rules-cards", tmp_path / "rfyl.pdf", Options(game="run-for-your-life")).path
+    assert "theymake3DashNBash" in squash(" ".join(p.extract_text() for p in PdfReader(pdf).pages))
+
+
+def test_unknown_number_in_rules_text_names_the_section(tmp_path, monkeypatch):
+    from conftest import LAYOUTS
+
+    raw = (LAYOUTS / "rules-cards.yaml").read_text(encoding="utf-8")
+    assert "In just {turns} turns" in raw
+    (tmp_path / "rules-cards.yaml").write_text(raw.replace("In just {turns} turns", "In just {rounds} turns"),
+                                               encoding="utf-8")
+    monkeypatch.setenv("SHEETGEN_PATH", str(tmp_path))
+    with pytest.raises(SheetgenError) as err:
+        api.render("rules-cards", tmp_path / "x.pdf", Options(game="boogaloo"))
+    msg = str(err.value)
+    assert "rules-cards.yaml" in msg and "{rounds}" in msg and "sections" in msg and "{turns}" in msg
+    assert not (tmp_path / "x.pdf").exists()

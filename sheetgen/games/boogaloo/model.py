@@ -122,4 +122,4 @@ class BoogalooSheet(LayoutFile):
     layout: BoogalooLayout = BoogalooLayout()
 
     def counts(self) -> dict[str, int]:
-        return {"sheets": len(self.content.sheets)}
+        return {"sheets": len(self.content.sheets), "turns": self.content.turns, "bar": self.content.bar_points}

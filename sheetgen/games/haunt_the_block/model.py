@@ -213,3 +213,8 @@ class HauntLayout(PageSetup):
 class HauntSheet(LayoutFile):
     content: HauntContent
     layout: HauntLayout = HauntLayout()
+
+    def counts(self) -> dict[str, int]:
+        c = self.content
+        return {"turns": c.turns, "starts": c.starts, "start_stars": c.start_stars, "uses": c.uses,
+                "pumpkins": c.pumpkins, "bar": c.bar_points}

@@ -14,6 +14,7 @@ from ...paper import MM
 from ...scene import Box, Icon, Item, Line, Page, Style, Text
 from .flow import GAP, Card, Frame, flow, text_height
 from .model import RulesCards, RulesLayout, select
+from .source import filled
 
 INSET = 2.0  # the face panel's inset from the trim (card_frame)
 BAND = 8.0  # height of the title band, mm
@@ -101,7 +102,7 @@ def cards(doc: RulesCards, opts: Options) -> list[Card]:
     fr = frame(lay)
     out: list[Card] = []
     for game in select(doc, opts.game):
-        out += flow(game, fr, lay.text_size, lay.min_text_size)
+        out += flow(filled(game), fr, lay.text_size, lay.min_text_size)
     return out
 
 

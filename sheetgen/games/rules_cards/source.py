@@ -95,6 +95,34 @@ def needs(game) -> list[tuple[str, str | None]]:
     return out
 
 
+def numbers(game) -> dict[str, int]:
+    """What the game's sections may name ({bar}, {danger_zone}...): the counts of the parts it
+    needs. A name that two parts count differently is left out: neither is meant."""
+    out: dict[str, int] = {}
+    clash: set[str] = set()
+    for _, part in needs(game):
+        for name, value in (part_counts(part) if part else {}).items():
+            if out.setdefault(name, value) != value:
+                clash.add(name)
+    return {k: v for k, v in out.items() if k not in clash}
+
+
+def filled(game):
+    """The game with {placeholders} in its sections' text filled from its parts (`numbers`), so a
+    layout's numbers are printed from the layout and never restated in the rules text."""
+    from ...text import fill
+
+    values = numbers(game)
+    sections = []
+    for i, sec in enumerate(game.sections):
+        try:
+            sections.append(sec.model_copy(update={"text": fill(sec.text, values)}))
+        except ValueError as exc:
+            raise _error(game.id, ("sections", i, "text"), f"{game.id} section '{sec.heading}': {exc}",
+                         "use only the counts of the parts the game needs") from None
+    return game.model_copy(update={"sections": sections})
+
+
 def product_needs(games: list) -> list[tuple[str, str | None]]:
     """What a kit's games need, each once, in the games' order (the kit's cover lists these)."""
     out: list[tuple[str, str | None]] = []

@@ -229,7 +229,7 @@ class DashDeck(LayoutFile):
     layout: DashLayout = DashLayout()
 
     def counts(self) -> dict[str, int]:
-        return {"cards": self.content.deck_size}
+        return {"cards": self.content.deck_size, "damage": self.content.bonus_damage}
 
 
 def _candy_art(lay: DeckLayout, candy: Candy, cx: float, cy: float, size: float, key: str) -> list[Item]:

@@ -163,6 +163,9 @@ class Mat(LayoutFile):
     content: MatContent
     layout: MatLayout = MatLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"danger_zone": self.content.danger_zone, "twin_attacks": self.content.twin_attacks}
+
 
 # ---- the track: what the race engine and the drawing both read ---------------------------------
 

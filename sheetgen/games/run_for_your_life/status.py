@@ -56,6 +56,9 @@ class StatusSheet(LayoutFile):
     content: StatusContent
     layout: StatusLayout = StatusLayout()
 
+    def counts(self) -> dict[str, int]:
+        return {"basic_boxes": self.content.basic_boxes, "extended_boxes": self.content.extended_boxes}
+
 
 # The figure, in mm at box size 6, origin top left: a gingerbread cookie whose parts stand 3 mm
 # apart, so that each part has its own tear line. (kind, x, y, w, h, (columns, rows)).

@@ -158,3 +158,6 @@ class TrickyLayout(PageSetup):
 class TrickySheet(LayoutFile):
     content: TrickyContent
     layout: TrickyLayout = TrickyLayout()
+
+    def counts(self) -> dict[str, int]:
+        return {"turns": self.content.turns}
