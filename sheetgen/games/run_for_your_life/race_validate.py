@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import random
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ... import pools
 from ...errors import SheetgenError
 from .mat import Mat, disagreements
 from .race import POLICIES, State, make_game
@@ -167,7 +167,7 @@ def run(path: str, games: int, seed: int, players: list[int], policies: list[str
                 jobs.append((path, n, pol, seed, b, min(BATCH, games - start), classic, challenge))
                 keys.append((n, pol))
     if (workers or 1) > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        with pools.pool(workers) as pool:
             results = list(pool.map(_job, jobs))
     else:
         results = [_job(j) for j in jobs]
@@ -252,8 +252,6 @@ def command(layout: str, games: int, seed: int, policy: str, workers: int | None
             heatmap_path: Path | None, players: str | None, rules: str | None = None) -> int:
     """What `sheetgen validate <mat>` does; returns the exit status. `rules`: none, or
     'classic' (6 boxes a part), 'challenge' (Special Edition border) or both, comma-separated."""
-    import os
-
     from ...kinds import resolve
 
     chosen = [r for r in (rules or "").split(",") if r]
@@ -264,7 +262,7 @@ def command(layout: str, games: int, seed: int, policy: str, workers: int | None
         raise SheetgenError(f"--policy {policy} does not race", fix="use random, greedy or all")
     policies = list(POLICIES) if policy == "all" else [policy]
     path = str(resolve(layout))
-    report = run(path, games, seed, parse_players(players), policies, workers or os.cpu_count(),
+    report = run(path, games, seed, parse_players(players), policies, pools.count(workers),
                  "classic" in chosen, "challenge" in chosen)
     if heatmap_path and report["runs"]:
         heatmap(path, report, heatmap_path)
