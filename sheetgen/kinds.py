@@ -159,6 +159,31 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
     return Loaded(doc, path, path.stem, k, lines, own)
 
 
+_SHARED: dict[Path, tuple[tuple, Loaded]] = {}  # path -> (stamps of the files read, loaded)
+
+
+def _stamps(loaded: Loaded) -> tuple:
+    return tuple((f, Path(f).stat().st_mtime_ns) for f in sorted({f for f, _ in loaded.lines.values()}))
+
+
+def load_shared(ref: str | Path) -> Loaded:
+    """`load(ref)` once per process until a file it was read from (the layout or what it extends)
+    changes: for layouts that other layouts name, such as a mat's deck or the parts a game needs.
+    Callers must not change what it returns."""
+    path = resolve(ref)
+    hit = _SHARED.get(path)
+    try:
+        if hit and hit[0] == _stamps(hit[1]):
+            return hit[1]
+    except OSError:  # a file it was read from is gone: load again, and say what is wrong
+        pass
+    loaded = load(path)
+    if len(_SHARED) >= 64:
+        _SHARED.clear()
+    _SHARED[path] = (_stamps(loaded), loaded)
+    return loaded
+
+
 def description(loaded: Loaded) -> str:
     """The layout's description with the {counts} of what it prints filled in."""
     from .text import fill

@@ -254,3 +254,22 @@ def test_unknown_number_in_rules_text_names_the_section(tmp_path, monkeypatch):
     msg = str(err.value)
     assert "rules-cards.yaml" in msg and "{rounds}" in msg and "sections" in msg and "{turns}" in msg
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_a_part_edited_while_running_is_read_again(tmp_path, monkeypatch):
+    """A long-running process (sheetgen serve) sees a part's layout change: the shared load is
+    keyed by the files' stamps, not by name alone."""
+    import os
+
+    from conftest import LAYOUTS
+    from sheetgen.games.rules_cards.source import part_counts
+
+    house = tmp_path / "haunt-the-block.yaml"
+    raw = (LAYOUTS / "haunt-the-block.yaml").read_text(encoding="utf-8")
+    house.write_text(raw, encoding="utf-8")
+    monkeypatch.setenv("SHEETGEN_PATH", str(tmp_path))
+    assert part_counts("haunt-the-block")["bar"] == 5
+    house.write_text(raw.replace("bar_points: 5", "bar_points: 8"), encoding="utf-8")
+    st = house.stat()
+    os.utime(house, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # a new stamp even on a coarse clock
+    assert part_counts("haunt-the-block")["bar"] == 8

@@ -3,18 +3,10 @@ the rules cards, the kit booklets and the sheets' facts line and how-to all come
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 from ...errors import SheetgenError
-from ...kinds import load, resolve
+from ...kinds import load, load_shared, resolve
 
 LAYOUT = "rules-cards"  # a name on the search path: a local copy may override the shipped one
-
-
-@lru_cache(maxsize=8)
-def _games(path: Path, stamp: int) -> dict:
-    return {g.id: g for g in load(path).doc.content.games}
 
 
 def games() -> dict:
@@ -24,7 +16,7 @@ def games() -> dict:
     except SheetgenError:
         raise SheetgenError(f"no {LAYOUT}.yaml on the layout search path: it holds every game's "
                             "rules text", fix="restore layouts/rules-cards.yaml") from None
-    return _games(path, path.stat().st_mtime_ns)
+    return {g.id: g for g in load_shared(path).doc.content.games}
 
 
 def rules_game(game_id: str):
@@ -61,15 +53,9 @@ def summary(game_id: str, **values) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=64)
-def _counts(path: Path, stamp: int) -> dict[str, int]:
-    return load(path).doc.counts()
-
-
 def part_counts(name: str) -> dict[str, int]:
     """The counts of the pieces a layout prints (`LayoutFile.counts`), by layout name."""
-    path = resolve(name)
-    return _counts(path, path.stat().st_mtime_ns)
+    return load_shared(name).doc.counts()
 
 
 def needs(game) -> list[tuple[str, str | None]]:

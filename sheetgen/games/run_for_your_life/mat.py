@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -63,11 +62,10 @@ class MatTexts(Strict):
     key: str = Field(min_length=1, description="the key's line on moving")
 
 
-@lru_cache(maxsize=8)
 def _deck(ref: str):
-    from ...kinds import load
+    from ...kinds import load_shared
 
-    return load(ref).doc
+    return load_shared(ref).doc
 
 
 class MatContent(Strict):
