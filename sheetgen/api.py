@@ -62,6 +62,14 @@ def default_name(loaded: Loaded, opts: Options) -> str:
     return "-".join(parts) + ".pdf"
 
 
+def prepare(ref: str | Path, opts: Options) -> tuple[Loaded, list]:
+    """The layout loaded with the options, and the output hooks they ask for; an option its kind
+    does not take is refused (what the command line refuses, the web refuses too)."""
+    loaded = load(ref, opts)
+    check_options(loaded, opts)
+    return loaded, hooks_for(loaded.kind.name, opts)
+
+
 def render(ref: str | Path, out: str | Path | None = None, opts: Options | None = None) -> Built:
     """Render one layout to a PDF (default `output/<name>[-<options>].pdf`, see default_name);
     `out` may be `-` (stdout), a device or a pipe."""
@@ -70,9 +78,7 @@ def render(ref: str | Path, out: str | Path | None = None, opts: Options | None 
     t0 = time.perf_counter()
     opts = opts or Options()
     path = check_target(out) if out is not None else None  # before any work
-    loaded = load(ref, opts)
-    check_options(loaded, opts)
-    hooks = hooks_for(loaded.kind.name, opts)  # refuses options the kind does not take
+    loaded, hooks = prepare(ref, opts)
     path = path or check_target(Path("output") / default_name(loaded, opts))
     pages = render_pages(loaded, opts)  # held to the print lint
     data = pdf_bytes(pages, loaded.doc.title, hooks=hooks)

@@ -18,7 +18,7 @@ import yaml
 
 from . import pools
 from .errors import SheetgenError
-from .kinds import Loaded, Options, load, render_pages, resolve
+from .kinds import Loaded, load, resolve
 from .layout import load_raw, to_yaml
 from .output import check_folder, write_atomic
 
@@ -193,12 +193,11 @@ def _check(text: str, out_dir: Path, name: str, s: Settings, seed: int, workers:
 
 def write(text: str, out_dir: Path, name: str) -> tuple[Path, Path]:
     """Write a variant's layout YAML and its PDF (the footer and QR carry its `variant.command`)."""
-    from .draw import write_pdf
+    from .api import render
 
     yaml_path = write_atomic(out_dir / f"{name}.yaml", text)
     try:
-        accepted = load(yaml_path)
-        pdf = write_pdf(render_pages(accepted, Options()), out_dir / f"{name}.pdf", accepted.doc.title)
+        pdf = render(yaml_path, out_dir / f"{name}.pdf").path
     except SheetgenError:
         yaml_path.unlink()  # no layout without its PDF
         raise

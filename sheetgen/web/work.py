@@ -91,21 +91,21 @@ def sheet_of(form: SheetForm) -> links.Sheet:
 # -- jobs: run in the worker processes, take and return plain values ----------------------------
 
 def render_pdf(path: str, sheet: links.Sheet, base_url: str | None) -> bytes:
+    from ..api import prepare
     from ..draw import pdf_bytes
-    from ..kinds import Options, check_options, load, render_pages
+    from ..kinds import Options, render_pages
 
     opts = Options(paper=sheet.paper, ink_saver=sheet.ink_saver, copies=sheet.copies,
                    per_page=sheet.per_page, sheet=sheet.sheet, game=sheet.game, base_url=base_url)
     try:
-        loaded = load(path, opts)
-        check_options(loaded, opts)  # what the command line refuses, the web refuses too
+        loaded, hooks = prepare(path, opts)
         pages = render_pages(loaded, opts)
     except SheetgenError as exc:
         raise BadRequest(422, str(exc)) from None
     if len(pages) > MAX_PAGES:
         raise BadRequest(413, f"that is {len(pages)} pages; the server makes at most {MAX_PAGES} "
                               "per PDF: ask for fewer copies")
-    return pdf_bytes(pages, loaded.doc.title)
+    return pdf_bytes(pages, loaded.doc.title, hooks=hooks)
 
 
 def render_png(pdf: bytes, page: int) -> bytes:
