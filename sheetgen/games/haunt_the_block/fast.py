@@ -1,9 +1,20 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
-a time. Every way to pay every move for every (roll, powers at hand, stars at hand, distance,
-pumpkin) comes from tables built once per sheet (`tables`), so listing the moves of a turn is a
-lookup per distance: how many payments there are and the cheapest one. A turn visits only the
-distances its key can reach whose space is empty (bit words, 32 distances each). A payment is
-coded stars * 16 + powers mask, so ascending codes are the reference's order.
+a time.
+
+Tables built once per sheet (`tables`) give, per key = (roll, powers at hand, stars at hand), class
+of space (a child, a pumpkin with its condition, a candy space) and distance d: how many ways
+there are to move there (`cnt`) and the first cheapest one (`chp`). A payment is coded stars * 16
++ powers mask, so ascending codes are the reference's order. Per key, bit words over the distances
+(bit d - 1) say where each class has one way or more, and where it has two or more (`masks`).
+
+A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
+wrapping) and ANDs them with the static class words of its position and the key's masks. Most
+reachable spaces have exactly one way to get there (doubles: every empty candy space, by its free
+write), so random counts them with a popcount and picks its k-th action with a popcount select;
+only the spaces with several ways (or a pumpkin) are visited one by one. Greedy visits the few
+spaces a normal roll reaches; with doubles every candy space is a free write worth its candy, so
+it takes the first open space of each candy. Cover looks only at the actions that mark its target
+(decoded once per game: a path space, a stash circle, a Boo-nus box or a power's use-circle).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -15,6 +26,8 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba import types
+from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...validate.engine import Batch
@@ -31,18 +44,38 @@ HIT = 1 << 30  # cover: what hitting the target adds to a value (hits first, the
 RANDOM, GREEDY, COVER = range(3)
 P = len(MOON_POWERS)
 M = 1 << P  # power masks
+T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4  # cover: the kinds of target a move can mark
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The set bits of an int64."""
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def lshr(typingctx, x, s):
+    """x >> s with zeros shifted in (an int64 read as 64 bits), 0 <= s < 64."""
+    def codegen(context, builder, sig, args):
+        return builder.lshr(context.cast(builder, args[0], x, types.int64),
+                            context.cast(builder, args[1], s, types.int64))
+    return types.int64(x, s), codegen
 
 
 @lru_cache(maxsize=32)
 def tables(doc_json: str):
-    """The Board and, per cell = (key * Q + q) * (D + 1) + d, with key = ((a-1) * 6 + b-1) * M +
-    powers at hand) * (S + 1) + stars at hand and q = 0 or 1 + a pumpkin's index: the number of
-    payments (`npay`) and the first cheapest one (`cheap`, NOPAY if none), a byte each. A key's
-    cells are side by side, so a turn reads a few cache lines; a roll and its mirror pay alike, so the engine reads
-    a <= b only. The payments themselves: the ascending list of a roll's payments with every power
-    and star at hand, per (q, roll, d), in `flat` from `off`; a cell's are those it can afford.
-    The tables depend only on the routes, the pumpkins' conditions, the stars and the longest move,
-    so sheets that share those (a sheet and most of its mechanic-check copies) share them."""
+    """The Board and its move tables. Per key = ((a-1) * 6 + b-1) * M + powers at hand) * (S + 1)
+    + stars at hand (a <= b: a roll and its mirror pay alike), class q (0: a child, 1 + i: pumpkin
+    i, Q: a candy space) and distance d: `cnt` the ways to move there, `chp` the first cheapest
+    (NOPAY if none; doubles write a candy space for free: code 0). `masks` per key, bit d - 1:
+    candy spaces with a way (two words: with doubles every distance), with two or more; children
+    with a way, with two or more; pumpkins with a way under some condition. The payments: the
+    ascending list of a roll's payments with every power and star at hand, per (q, roll, d), in
+    `flat` from `off`; a cell's are those it can afford. The tables depend only on the routes, the
+    pumpkins' conditions, the stars and the longest move, so sheets that share those (a sheet and
+    most of its mechanic-check copies) share them."""
     b = Board(HauntSheet.model_validate_json(doc_json))
     conds = [None] + b.pumpkin_conditions
     key = (routes_key(b), tuple(c.model_dump_json() if c is not None else "" for c in conds))
@@ -78,18 +111,27 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
         cnt = have_it.sum(1)
         best = np.argmin(np.where(have_it, cost, BIG), 1)
         words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
-    words = np.concatenate(words)
+    words = np.concatenate(words).reshape(-1, Q, D + 1)
+    cnt, chp = words & 255, words >> 8
+    dbl = np.repeat([r // 6 == r % 6 for r in range(36)], M * (S + 1))[:, None]
+    # the candy class: doubles add the free write (0, 0) first when no payment is (0, 0)
+    cnt = np.concatenate([cnt, (cnt[:, 0] + (dbl & (chp[:, 0] != 0)))[:, None]], 1)
+    chp = np.concatenate([chp, np.where(dbl, 0, chp[:, 0])[:, None]], 1)
+    assert cnt.max() < 256
+
+    def bit(f):  # flags per distance 1..D as bits d - 1
+        return (f[:, 1:].astype(i8) << np.arange(D)).sum(1)
+
+    every = np.where(dbl[:, 0], -1, 0)
+    masks = np.stack([every | bit(cnt[:, Q] >= 1), every, bit(cnt[:, Q] >= 2), bit(cnt[:, 0] >= 1),
+                      bit(cnt[:, 0] >= 2), bit((cnt[:, 1:Q] >= 1).any(1))], 1)
     # a roll's payments with every power and star at hand, per (q, roll, d): a cell's payments are
     # those of its powers and stars (`fits`), in the same order
     lists = pres.reshape(-1, NC)
     flat = np.nonzero(lists)[1]
     off = np.concatenate([[0], np.cumsum(lists.sum(1))])
-    # per key: the distances some payment reaches (a pumpkin's condition only removes payments)
-    # as bits: distance d is bit (d - 1) % 32 of word (d - 1) // 32
-    free = (words.reshape(-1, Q, D + 1)[:, 0, 1:] & 255) > 0
-    reach = bits32(free)
-    _TABLES[key, S, D] = ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
-                          flat.astype(np.uint8), reach, cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+    _TABLES[key, S, D] = (cnt.astype(np.uint8), chp.astype(np.uint8), masks.astype(i8), off.astype(np.int32),
+                          flat.astype(np.uint8), cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
     return _TABLES[key, S, D]
 
 
@@ -115,13 +157,40 @@ def reachable(key: tuple, b: Board, conds: list, S: int, D: int) -> np.ndarray:
     return _REACHABLE[key][1][..., :(S + 1) * M]
 
 
-def bits32(flags):
-    """Rows of flags as rows of 32-bit words (int64, never negative), two words of padding."""
+def words64(flags, nw: int) -> np.ndarray:
+    """Rows of flags as rows of nw 64-bit words (bit j of word j // 64), as int64."""
     flags = np.asarray(flags, bool)
-    nw = flags.shape[-1] // 32 + 3
-    pad = np.zeros(flags.shape[:-1] + (nw * 32,), bool)
+    pad = np.zeros(flags.shape[:-1] + (nw * 64,), bool)
     pad[..., :flags.shape[-1]] = flags
-    return (pad.reshape(flags.shape[:-1] + (nw, 32)).astype(i8) << np.arange(32)).sum(-1)
+    w = pad.reshape(flags.shape[:-1] + (nw, 64)).astype(np.uint64) << np.arange(64, dtype=np.uint64)
+    return w.sum(-1, dtype=np.uint64).view(i8)
+
+
+def targets_of(b: Board) -> np.ndarray:
+    """Per element: (kind, a, b) of what a move marks (T_PATH space; T_STASH candy, column;
+    T_BOON symbol, column; T_POWER power, use), kind 0 for the others."""
+    c, out = b.c, np.zeros((len(b.element_ids), 3), i8)
+    for i in range(b.n):
+        out[b.eid[ids.path_id(i)]] = T_PATH, i, 0
+    for k, cid in enumerate(b.candy_ids):
+        for j in range(len(c.points)):
+            out[b.eid[ids.stash_id(cid, j)]] = T_STASH, k, j
+    for s, name in enumerate(SYMBOLS):
+        for j in range(b.sym_count[s]):
+            out[b.eid[ids.boonus_id(name, j)]] = T_BOON, s, j
+    for k, p in enumerate(MOON_POWERS):
+        if p in b.moon_child:
+            for j in range(c.uses):
+                out[b.eid[ids.power_id(c.children[b.moon_child[p]].id, j)]] = T_POWER, k, j
+    return out
+
+
+def windows(b: Board, flags) -> np.ndarray:
+    """Per position (per row of flags, if several): the spaces ahead that have the flag (bit j:
+    the space j + 1 clockwise, j < n - 1), two 64-bit words."""
+    n = b.n
+    ahead = (np.arange(n)[:, None] + 1 + np.arange(n - 1)[None, :]) % n
+    return words64(np.asarray(flags, bool)[..., ahead], 2)
 
 
 @lru_cache(maxsize=32)
@@ -149,15 +218,19 @@ def sheet(doc_json: str):
     kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3, "none": 5}  # moons 4
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
     bars = bar_ids(b)
-    ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
+    Q = len(b.pumpkin_conditions) + 1
+    ints = np.array([n, C, ncol, S, b.max_move, Q, c.uses,
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
-    row = b.max_move + 1  # cells per pumpkin and key (tables)
-    assert tabs[4].shape[1] > (n - 2) >> 5  # a reach word for every 32 distances of a turn
+    candy = b.space_candy >= 0
+    cls = np.where(candy, Q, b.space_q)  # the class of each space in the tables
+    child_sym = np.where(candy, -1, np.array(b.child_symbol)[np.maximum(b.space_child, 0)])
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
-    arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
-              twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
-              np.arange(2 * n) % n, bits32(twice(b.space_candy >= 0)), bits32(np.ones(2 * n, bool)),
+    arrays = (twice(b.space_candy), twice(b.space_child), twice(cls), twice(np.where(candy, b.space_candy, C)),
+              np.arange(2 * n) % n, words64(np.ones(2 * n, bool), (2 * n) // 64 + 3),
+              windows(b, candy), windows(b, ~candy & (b.space_q == 0))[:, 0].copy(),
+              windows(b, b.space_q > 0)[:, 0].copy(), windows(b, b.space_candy[None, :] == np.arange(C)[:, None]),
+              windows(b, child_sym[None, :] == np.arange(3)[:, None])[..., 0].copy(), targets_of(b),
               np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
               np.array([MOON_POWERS.index(k.power) if k.power in MOON_POWERS else 0 for k in c.children], i8),
@@ -180,22 +253,31 @@ def _put(x, i, a, m):
 
 
 @jit
-def _open(reach, key, candw, emp, s0, base, lim, dbl):
-    """Bits j: distance base + j + 1 is reachable (doubles: or a candy space) and empty; s0 is
-    the first of these spaces on the block laid out twice."""
-    w, sh = s0 >> 5, s0 & 31
-    bits = reach[key, base >> 5]  # padded: every chunk of the block has a word
-    if dbl:
-        bits |= (candw[w] >> sh) | (candw[w + 1] << (32 - sh))
-    bits &= (emp[w] >> sh) | (emp[w + 1] << (32 - sh))
-    return bits & ((1 << min(32, lim - base)) - 1)
+def _select(m, k):
+    """The index of the k-th (from 0) set bit of m (k < popcount(m))."""
+    at = 0
+    for width in (32, 16, 8):
+        c = popcount(m & ((1 << width) - 1))
+        if k >= c:
+            m, at, k = lshr(m, width), at + width, k - c
+    for _ in range(k):
+        m &= m - 1
+    return at + trailing_zeros(m)
 
 
 @jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, candw, emp0, ch_sym,
-          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars,
-          e_boon, e_bcol, e_power, e_pen,
-          npay, cheap, off, flat, reach, cost, c_stars, c_mask,
+def _window(emp, s):
+    """Bits j: whether the space s + j (on the block laid out twice) is empty; two words."""
+    w, sh = s >> 6, s & 63
+    return (lshr(emp[w], sh) | ((emp[w + 1] << 1) << (63 - sh)),
+            lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh)))
+
+
+@jit
+def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
+          tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar,
+          e_stars, e_boon, e_bcol, e_power, e_pen,
+          cnt, chp, masks, off, flat, cost, c_stars, c_mask,
           out_score, out_pen, out_unused, out_turns, out_x, out_r):
     n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
     T, nbcol = ints[15], ints[10]
@@ -211,9 +293,6 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
     puses = np.zeros(P, np.int64)
     bcol = np.zeros(nbcol + 1, np.int64)
     rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
-    # this turn's options: distance, cell, count (random) / value, payment (greedy, cover)
-    o_cnt = np.zeros(n, np.int64)  # this turn's payments per listed distance (random)
-    o_d = np.zeros(n, np.int64)  # the listed distances (random)
     emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
     for g in range(dice.shape[0]):
         r = out_r[g]
@@ -235,10 +314,7 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
             r[e_stars[j]] = True
         tg = tgt[g]
         cover = pol == COVER and tg >= 0
-        tg_space = -1  # the space whose path box is the target
-        for i in range(n):
-            if cover and e_path[i] == tg:
-                tg_space = i
+        tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
         p = pol if cover or pol == RANDOM else GREEDY
         pos, number, owed = 0, 1, False
         for t in range(T):
@@ -261,87 +337,123 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                 dbl = a == bd
                 have = circled - used
                 key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
-                kb = key * Q * (D + 1)
                 roll = ((a - 1) * 6 + bd - 1) * (D + 1)
-                tk = -1  # the power whose next use-circle is the cover target
-                aim = False  # whether some move this turn can mark the target (else: greedy)
-                if cover:
-                    for q in range(P):
-                        if (amask >> q) & 1 and e_power[q, puses[q]] == tg:
-                            tk = q
-                    aim = tk >= 0 or (tg_space >= 0 and num[tg_space] == 0)
-                    for q in range(C):
-                        aim = aim or e_stash[q, stash[q]] == tg
-                    for q in range(3):
-                        aim = aim or e_boon[q, boon[q]] == tg
-                md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
-                lim = W if dbl else D  # doubles: any empty candy space too
-                bestv, tot, m = -BIG, 0, 0
-                if p == RANDOM:  # each reachable empty space's payments (doubles: a candy space's free write)
-                    for base in range(0, lim, 32):
-                        bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
-                        while bits:
-                            d = base + trailing_zeros(bits) + 1
-                            bits &= bits - 1
-                            cell = sp_q[pos + d] + kb + (d if d <= D else 0)
-                            e = np.int64(npay[cell]) + (dbl and sp_candy[pos + d] >= 0 and cheap[cell] != 0)
-                            o_d[m] = d
-                            o_cnt[m] = e
-                            m += 1 if e else 0
-                            tot += e
-                for base in range(0, lim if p != RANDOM else 0, 32):  # greedy, cover
-                    bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
+                e0, e1 = _window(emp, pos + 1)
+                ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
+                he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
+                mk = masks[key]
+                md, bpay = -1, 0  # the distance moved (-1: none) and its payment
+                if p == RANDOM:  # spaces with one way count 1 each; the others are visited
+                    spec = (ce0 & mk[2]) | (he0 & mk[4]) | (pe0 & mk[5])
+                    plain = ((ce0 & mk[0]) | (he0 & mk[3])) & ~spec
+                    plain1 = ce1 & mk[1]
+                    tot = popcount(plain) + popcount(plain1)
+                    bits = spec
                     while bits:
-                        d = base + trailing_zeros(bits) + 1
+                        j = trailing_zeros(bits)
                         bits &= bits - 1
-                        at = pos + d  # the space, on the block laid out twice
-                        cand = sp_candy[at]
-                        cell = sp_q[at] + kb + (d if d <= D else 0)
-                        isc = dbl and cand >= 0
-                        pay = 0 if isc else np.int64(cheap[cell])
-                        if pay == NOPAY:
-                            continue
-                        g0 = rg[sp_rg[at]]
-                        v = g0 - cost[pay]
-                        if aim:
-                            dest = wrap[at]
-                            s = ch_sym[sp_child[dest]] if cand < 0 else 0
-                            nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
-                            if e_path[dest] == tg or nxt == tg:
-                                v += HIT
-                            elif tk >= 0 and d <= D:  # the first cheapest payment with the target power
-                                # (a doubles write beyond the longest move is free: no power pays it)
-                                lst = sp_qi[dest] * 36 * (D + 1) + roll + d
-                                for i in range(off[lst], off[lst + 1]):
-                                    code = np.int64(flat[i])
-                                    if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 \
-                                            and c_stars[code] <= have and g0 - cost[code] + HIT > v:
-                                        v, pay = g0 - cost[code] + HIT, code
-                        if v > bestv:
-                            bestv, md, bpay = v, d, pay
-                if tot > 0:  # random: the k-th payment of the turn
-                    k = np.int64(u[g, t, 0] * tot)
-                    j = 0
-                    while k >= o_cnt[j]:
-                        k -= o_cnt[j]
-                        j += 1
-                    md = o_d[j]
-                    if dbl and sp_candy[pos + md] >= 0 and (md > D or cheap[kb + md] != 0):
-                        k -= 1  # the free write
-                if p == RANDOM and md > 0 and k >= 0:  # the k-th payment of that distance
-                    dest = wrap[pos + md]
-                    cell = sp_q[dest] + kb + md
-                    if npay[cell] == 1:
-                        bpay = np.int64(cheap[cell])
+                        tot += cnt[key, sp_cls[pos + 1 + j], j + 1]
+                    if tot > 0:  # the k-th action: by distance, then payment
+                        k = np.int64(u[g, t, 0] * tot)
+                        bits, one = spec, True
+                        while bits:
+                            j = trailing_zeros(bits)
+                            bits &= bits - 1
+                            low = plain & ((1 << j) - 1)
+                            m = popcount(low)
+                            if k < m:
+                                break
+                            k -= m
+                            plain ^= low
+                            m = cnt[key, sp_cls[pos + 1 + j], j + 1]
+                            if k < m:
+                                md, one = j + 1, False
+                                break
+                            k -= m
+                        if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
+                            m = popcount(plain)
+                            md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
+                            bpay = np.int64(chp[key, sp_cls[pos + md], md]) if md <= D else 0
+                        else:  # the k-th way to a space with several
+                            q = sp_cls[pos + md]
+                            if q == Q:
+                                q = 0
+                                if dbl and chp[key, 0, md] != 0:  # the free write comes first
+                                    k -= 1
+                            bpay = 0
+                            lst = q * 36 * (D + 1) + roll + md
+                            for i in range(off[lst], off[lst + 1] if k >= 0 else 0):  # stars, then powers
+                                code = np.int64(flat[i])
+                                if c_mask[code] & ~amask == 0:
+                                    if k == 0:
+                                        bpay = code
+                                        break
+                                    k -= 1
+                else:  # greedy, cover: the highest value, the first in canonical order on ties
+                    bestv = -BIG
+                    if dbl:  # every empty candy space: a free write worth its candy
+                        for i in range(C):
+                            m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                            if m0 | m1:
+                                d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                v = rg[i]
+                                if v > bestv or (v == bestv and d < md):
+                                    bestv, md = v, d
+                        bits = (he0 & mk[3]) | (pe0 & mk[5])
                     else:
-                        lst = sp_qi[dest] * 36 * (D + 1) + roll + md
-                        for i in range(off[lst], off[lst + 1]):  # ascending: stars, then powers
-                            code = np.int64(flat[i])
-                            if c_mask[code] & ~amask == 0:
-                                if k == 0:
-                                    bpay = code
-                                    break
-                                k -= 1
+                        bits = (ce0 & mk[0]) | (he0 & mk[3]) | (pe0 & mk[5])
+                    while bits:
+                        j = trailing_zeros(bits)
+                        bits &= bits - 1
+                        at = pos + 1 + j
+                        pay = np.int64(chp[key, sp_cls[at], j + 1])
+                        if pay != NOPAY:
+                            v = rg[sp_rg[at]] - cost[pay]
+                            if v > bestv or (v == bestv and j + 1 < md):
+                                bestv, md, bpay = v, j + 1, pay
+                    if cover and md > 0:  # the actions that mark the target, if any
+                        h0, h1 = 0, 0
+                        if tkind == T_PATH and num[ta] == 0:
+                            d = (ta - pos) % n
+                            h0, h1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
+                        elif tkind == T_STASH and stash[ta] == tb:
+                            h0, h1 = ccwin[ta, pos, 0], ccwin[ta, pos, 1]
+                        elif tkind == T_BOON and boon[ta] == tb:
+                            h0 = swin[ta, pos]
+                        elif tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
+                            h0 = -1
+                        h0 &= (ce0 & mk[0]) | (he0 & mk[3]) | (pe0 & mk[5])
+                        h1 &= ce1 & mk[1]
+                        hv, hd, hpay = -BIG, -1, 0
+                        for w in range(2):
+                            bits = h0 if w == 0 else h1
+                            while bits:
+                                j = trailing_zeros(bits)
+                                bits &= bits - 1
+                                d = 64 * w + j + 1
+                                at = pos + d
+                                pay = np.int64(chp[key, sp_cls[at], d]) if d <= D else 0
+                                if pay == NOPAY:
+                                    continue
+                                g0 = rg[sp_rg[at]]
+                                if tkind == T_POWER:  # the first cheapest payment with the target power
+                                    v = -BIG  # (a doubles write beyond the longest move is free: no power)
+                                    if d <= D:
+                                        q = sp_cls[at] if sp_cls[at] < Q else 0
+                                        lst = q * 36 * (D + 1) + roll + d
+                                        for i in range(off[lst], off[lst + 1]):
+                                            code = np.int64(flat[i])
+                                            if (c_mask[code] >> ta) & 1 and c_mask[code] & ~amask == 0 \
+                                                    and c_stars[code] <= have and g0 - cost[code] > v:
+                                                v, pay = g0 - cost[code], code
+                                    if v == -BIG:
+                                        continue
+                                else:
+                                    v = g0 - cost[pay]
+                                if v > hv:
+                                    hv, hd, hpay = v, d, pay
+                        if hd > 0:
+                            md, bpay = hd, hpay
                 if md > 0:
                     msk = c_mask[bpay]
                     if msk:
@@ -382,14 +494,10 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                         r[e_pen[i]] = True
                         slot = 1
                     uu = u[g, t, slot % K]
-                    if p == RANDOM:
-                        m = 0
-                        for j in range(W):
-                            dest = wrap[pos + j + 1]
-                            if sp_candy[dest] >= 0 and num[dest] == 0:
-                                o_cnt[m] = dest
-                                m += 1
-                        dest = o_cnt[np.int64(uu * m)]
+                    if p == RANDOM:  # the k-th empty candy space
+                        m = popcount(ce0)
+                        k = np.int64(uu * (m + popcount(ce1)))
+                        dest = wrap[pos + 1 + (_select(ce0, k) if k < m else 64 + _select(ce1, k - m))]
                     else:
                         bestv = -BIG
                         for j in range(W):
@@ -402,8 +510,8 @@ def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap,
                                     bestv, dest = v + HIT * h, sp
             # write the number and take what the space gives
             num[dest] = number
-            emp[dest >> 5] &= ~(1 << (dest & 31))
-            emp[(dest + n) >> 5] &= ~(1 << ((dest + n) & 31))
+            emp[dest >> 6] &= ~(1 << (dest & 63))
+            emp[(dest + n) >> 6] &= ~(1 << ((dest + n) & 63))
             pos = dest
             r[e_path[dest]] = True
             cand = sp_candy[dest]
