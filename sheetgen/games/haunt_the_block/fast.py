@@ -273,338 +273,345 @@ def _window(emp, s):
             lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh)))
 
 
-@jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
-          tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar,
-          e_stars, e_boon, e_bcol, e_power, e_pen,
-          cnt, chp, masks, off, flat, cost, c_stars, c_mask,
-          out_score, out_pen, out_unused, out_turns, out_x, out_r):
-    n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
-    T, nbcol = ints[15], ints[10]
-    W = n - 1
-    # one game's sheet, reset per game
-    num = np.zeros(n, np.int64)
-    stash = np.zeros(C, np.int64)
-    crossed = np.zeros(C, np.int64)
-    colstar = np.zeros(ncol, np.int64)
-    colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
-    boon = np.zeros(3, np.int64)
-    unl = np.zeros(P, np.int64)
-    puses = np.zeros(P, np.int64)
-    bcol = np.zeros(nbcol + 1, np.int64)
-    rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
-    emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
-    for g in range(dice.shape[0]):
-        r = out_r[g]
-        num[:] = 0
-        emp[:] = emp0
-        stash[:] = 0
-        crossed[:] = 0
-        colstar[:] = 0
-        colcnt[:] = 0
-        boon[:] = 0
-        unl[:] = 0
-        puses[:] = 0
-        bcol[:] = 0
-        for k in range(C):
-            rg[k] = GAIN_WEIGHT * gain_of[0]
-        rg[C] = GAIN_WEIGHT * CHILD_GAIN
-        circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
-        for j in range(ints[7]):
-            r[e_stars[j]] = True
-        tg = tgt[g]
-        cover = pol == COVER and tg >= 0
-        tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
-        p = pol if cover or pol == RANDOM else GREEDY
-        pos, number, owed = 0, 1, False
-        for t in range(T):
-            if t == 0:  # turn 1: the start
-                ns = starts.shape[0]
-                if p == RANDOM:
-                    dest = starts[np.int64(u[g, 0, 0] * ns)]
+def _engine(rnd: bool):
+    """The compiled game loop for random (rnd) or for greedy and cover: numba prunes the other
+    policy's branches, so each loop holds only its own work."""
+
+    @jit
+    def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
+              tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar,
+              e_stars, e_boon, e_bcol, e_power, e_pen,
+              cnt, chp, masks, off, flat, cost, c_stars, c_mask,
+              out_score, out_pen, out_unused, out_turns, out_x, out_r):
+        n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
+        T, nbcol = ints[15], ints[10]
+        W = n - 1
+        # one game's sheet, reset per game
+        num = np.zeros(n, np.int64)
+        stash = np.zeros(C, np.int64)
+        crossed = np.zeros(C, np.int64)
+        colstar = np.zeros(ncol, np.int64)
+        colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
+        boon = np.zeros(3, np.int64)
+        unl = np.zeros(P, np.int64)
+        puses = np.zeros(P, np.int64)
+        bcol = np.zeros(nbcol + 1, np.int64)
+        rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
+        emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
+        for g in range(dice.shape[0]):
+            r = out_r[g]
+            num[:] = 0
+            emp[:] = emp0
+            stash[:] = 0
+            crossed[:] = 0
+            colstar[:] = 0
+            colcnt[:] = 0
+            boon[:] = 0
+            unl[:] = 0
+            puses[:] = 0
+            bcol[:] = 0
+            for k in range(C):
+                rg[k] = GAIN_WEIGHT * gain_of[0]
+            rg[C] = GAIN_WEIGHT * CHILD_GAIN
+            circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
+            for j in range(ints[7]):
+                r[e_stars[j]] = True
+            tg = tgt[g]
+            cover = tg >= 0  # (-1 unless cover)
+            tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
+            pos, number, owed = 0, 1, False
+            for t in range(T):
+                if t == 0:  # turn 1: the start
+                    ns = starts.shape[0]
+                    if rnd:
+                        dest = starts[np.int64(u[g, 0, 0] * ns)]
+                    else:
+                        bestv, dest = -BIG, -1
+                        for i in range(ns):
+                            sp = starts[i]
+                            sc = sp_candy[sp]
+                            h = cover and (e_path[sp] == tg or e_start[sp] == tg or e_stash[sc, stash[sc]] == tg)
+                            v = rg[sc]
+                            if v + HIT * h > bestv:
+                                bestv, dest = v + HIT * h, sp
+                    r[e_start[dest]] = True
                 else:
-                    bestv, dest = -BIG, -1
-                    for i in range(ns):
-                        sp = starts[i]
-                        sc = sp_candy[sp]
-                        h = cover and (e_path[sp] == tg or e_start[sp] == tg or e_stash[sc, stash[sc]] == tg)
-                        v = rg[sc]
-                        if v + HIT * h > bestv:
-                            bestv, dest = v + HIT * h, sp
-                r[e_start[dest]] = True
-            else:
-                a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
-                dbl = a == bd
-                have = circled - used
-                key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
-                roll = ((a - 1) * 6 + bd - 1) * (D + 1)
-                e0, e1 = _window(emp, pos + 1)
-                ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
-                he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
-                mk = masks[key]
-                md, bpay = -1, 0  # the distance moved (-1: none) and its payment
-                if p == RANDOM:  # spaces with one way count 1 each; the others are visited
-                    spec = (ce0 & mk[2]) | (he0 & mk[4]) | (pe0 & mk[5])
-                    plain = ((ce0 & mk[0]) | (he0 & mk[3])) & ~spec
-                    plain1 = ce1 & mk[1]
-                    tot = popcount(plain) + popcount(plain1)
-                    bits = spec
-                    while bits:
-                        j = trailing_zeros(bits)
-                        bits &= bits - 1
-                        tot += cnt[key, sp_cls[pos + 1 + j], j + 1]
-                    if tot > 0:  # the k-th action: by distance, then payment
-                        k = np.int64(u[g, t, 0] * tot)
-                        bits, one = spec, True
+                    a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
+                    dbl = a == bd
+                    have = circled - used
+                    key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
+                    roll = ((a - 1) * 6 + bd - 1) * (D + 1)
+                    e0, e1 = _window(emp, pos + 1)
+                    ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
+                    he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
+                    md, bpay = -1, 0  # the distance moved (-1: none) and its payment
+                    if rnd:  # spaces with one way count 1 each; the others are visited
+                        spec = (ce0 & masks[key, 2]) | (he0 & masks[key, 4]) | (pe0 & masks[key, 5])
+                        plain = ((ce0 & masks[key, 0]) | (he0 & masks[key, 3])) & ~spec
+                        plain1 = ce1 & masks[key, 1]
+                        tot = popcount(plain) + popcount(plain1)
+                        bits = spec
                         while bits:
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            low = plain & ((1 << j) - 1)
-                            m = popcount(low)
-                            if k < m:
-                                break
-                            k -= m
-                            plain ^= low
-                            m = cnt[key, sp_cls[pos + 1 + j], j + 1]
-                            if k < m:
-                                md, one = j + 1, False
-                                break
-                            k -= m
-                        if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
-                            m = popcount(plain)
-                            md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
-                            bpay = np.int64(chp[key, sp_cls[pos + md], md]) if md <= D else 0
-                        else:  # the k-th way to a space with several
-                            q = sp_cls[pos + md]
-                            if q == Q:
-                                q = 0
-                                if dbl and chp[key, 0, md] != 0:  # the free write comes first
-                                    k -= 1
-                            bpay = 0
-                            lst = q * 36 * (D + 1) + roll + md
-                            for i in range(off[lst], off[lst + 1] if k >= 0 else 0):  # stars, then powers
-                                code = np.int64(flat[i])
-                                if c_mask[code] & ~amask == 0:
-                                    if k == 0:
-                                        bpay = code
-                                        break
-                                    k -= 1
-                else:  # greedy, cover: the highest value, the first in canonical order on ties
-                    bestv = -BIG
-                    if dbl:  # every empty candy space: a free write worth its candy
-                        for i in range(C):
-                            m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
-                            if m0 | m1:
-                                d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
-                                v = rg[i]
-                                if v > bestv or (v == bestv and d < md):
-                                    bestv, md = v, d
-                        bits = (he0 & mk[3]) | (pe0 & mk[5])
-                    else:
-                        bits = (ce0 & mk[0]) | (he0 & mk[3]) | (pe0 & mk[5])
-                    while bits:
-                        j = trailing_zeros(bits)
-                        bits &= bits - 1
-                        at = pos + 1 + j
-                        pay = np.int64(chp[key, sp_cls[at], j + 1])
-                        if pay != NOPAY:
-                            v = rg[sp_rg[at]] - cost[pay]
-                            if v > bestv or (v == bestv and j + 1 < md):
-                                bestv, md, bpay = v, j + 1, pay
-                    if cover and md > 0:  # the actions that mark the target, if any
-                        h0, h1 = 0, 0
-                        if tkind == T_PATH and num[ta] == 0:
-                            d = (ta - pos) % n
-                            h0, h1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
-                        elif tkind == T_STASH and stash[ta] == tb:
-                            h0, h1 = ccwin[ta, pos, 0], ccwin[ta, pos, 1]
-                        elif tkind == T_BOON and boon[ta] == tb:
-                            h0 = swin[ta, pos]
-                        elif tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
-                            h0 = -1
-                        h0 &= (ce0 & mk[0]) | (he0 & mk[3]) | (pe0 & mk[5])
-                        h1 &= ce1 & mk[1]
-                        hv, hd, hpay = -BIG, -1, 0
-                        for w in range(2):
-                            bits = h0 if w == 0 else h1
+                            tot += cnt[key, sp_cls[pos + 1 + j], j + 1]
+                        if tot > 0:  # the k-th action: by distance, then payment
+                            k = np.int64(u[g, t, 0] * tot)
+                            bits, one = spec, True
                             while bits:
                                 j = trailing_zeros(bits)
                                 bits &= bits - 1
-                                d = 64 * w + j + 1
-                                at = pos + d
-                                pay = np.int64(chp[key, sp_cls[at], d]) if d <= D else 0
-                                if pay == NOPAY:
-                                    continue
-                                g0 = rg[sp_rg[at]]
-                                if tkind == T_POWER:  # the first cheapest payment with the target power
-                                    v = -BIG  # (a doubles write beyond the longest move is free: no power)
-                                    if d <= D:
-                                        q = sp_cls[at] if sp_cls[at] < Q else 0
-                                        lst = q * 36 * (D + 1) + roll + d
-                                        for i in range(off[lst], off[lst + 1]):
-                                            code = np.int64(flat[i])
-                                            if (c_mask[code] >> ta) & 1 and c_mask[code] & ~amask == 0 \
-                                                    and c_stars[code] <= have and g0 - cost[code] > v:
-                                                v, pay = g0 - cost[code], code
-                                    if v == -BIG:
-                                        continue
-                                else:
-                                    v = g0 - cost[pay]
-                                if v > hv:
-                                    hv, hd, hpay = v, d, pay
-                        if hd > 0:
-                            md, bpay = hd, hpay
-                if md > 0:
-                    msk = c_mask[bpay]
-                    if msk:
-                        for q in range(P):
-                            if (msk >> q) & 1:
-                                puses[q] += 1
-                                if puses[q] == uses:
-                                    amask &= ~(1 << q)
-                                r[e_power[q, puses[q] - 1]] = True
-                    used += c_stars[bpay]
-                    dest = wrap[pos + md]
-                else:  # no move at all: the penalty
-                    pen += 1
-                    slot = 0
-                    if p == RANDOM:
-                        can = 0
-                        for k in range(C):
-                            can += 1 - crossed[k]
-                        if can:
-                            k = np.int64(u[g, t, 0] * can)
+                                low = plain & ((1 << j) - 1)
+                                m = popcount(low)
+                                if k < m:
+                                    break
+                                k -= m
+                                plain ^= low
+                                m = cnt[key, sp_cls[pos + 1 + j], j + 1]
+                                if k < m:
+                                    md, one = j + 1, False
+                                    break
+                                k -= m
+                            if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
+                                m = popcount(plain)
+                                md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
+                                bpay = np.int64(chp[key, sp_cls[pos + md], md]) if md <= D else 0
+                            else:  # the k-th way to a space with several
+                                q = sp_cls[pos + md]
+                                if q == Q:
+                                    q = 0
+                                    if dbl and chp[key, 0, md] != 0:  # the free write comes first
+                                        k -= 1
+                                bpay = 0
+                                lst = q * 36 * (D + 1) + roll + md
+                                for i in range(off[lst], off[lst + 1] if k >= 0 else 0):  # stars, then powers
+                                    code = np.int64(flat[i])
+                                    if c_mask[code] & ~amask == 0:
+                                        if k == 0:
+                                            bpay = code
+                                            break
+                                        k -= 1
+                    else:  # greedy, cover: the highest value, the first in canonical order on ties
+                        bestv = -BIG
+                        if dbl:  # every empty candy space: a free write worth its candy
                             for i in range(C):
-                                if not crossed[i]:
-                                    if k == 0:
-                                        break
-                                    k -= 1
-                    else:
-                        bestv, i = -BIG, -1
-                        for k in range(C):
-                            if not crossed[k]:
-                                h = cover and e_pen[k] == tg
-                                v = -pts0[stash[k]]
-                                if v + HIT * h > bestv:
-                                    bestv, i = v + HIT * h, k
-                        can = 1 if i >= 0 else 0
-                    if can:
-                        crossed[i] = 1
-                        rg[i] = 0
-                        r[e_pen[i]] = True
-                        slot = 1
-                    uu = u[g, t, slot % K]
-                    if p == RANDOM:  # the k-th empty candy space
-                        m = popcount(ce0)
-                        k = np.int64(uu * (m + popcount(ce1)))
-                        dest = wrap[pos + 1 + (_select(ce0, k) if k < m else 64 + _select(ce1, k - m))]
+                                m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                                if m0 | m1:
+                                    d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                    v = rg[i]
+                                    if v > bestv or (v == bestv and d < md):
+                                        bestv, md = v, d
+                            bits = (he0 & masks[key, 3]) | (pe0 & masks[key, 5])
+                        else:
+                            bits = (ce0 & masks[key, 0]) | (he0 & masks[key, 3]) | (pe0 & masks[key, 5])
+                        while bits:
+                            j = trailing_zeros(bits)
+                            bits &= bits - 1
+                            at = pos + 1 + j
+                            pay = np.int64(chp[key, sp_cls[at], j + 1])
+                            if pay != NOPAY:
+                                v = rg[sp_rg[at]] - cost[pay]
+                                if v > bestv or (v == bestv and j + 1 < md):
+                                    bestv, md, bpay = v, j + 1, pay
+                        if cover and md > 0:  # the actions that mark the target, if any
+                            h0, h1 = 0, 0
+                            if tkind == T_PATH and num[ta] == 0:
+                                d = (ta - pos) % n
+                                h0, h1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
+                            elif tkind == T_STASH and stash[ta] == tb:
+                                h0, h1 = ccwin[ta, pos, 0], ccwin[ta, pos, 1]
+                            elif tkind == T_BOON and boon[ta] == tb:
+                                h0 = swin[ta, pos]
+                            elif tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
+                                h0 = -1
+                            h0 &= (ce0 & masks[key, 0]) | (he0 & masks[key, 3]) | (pe0 & masks[key, 5])
+                            h1 &= ce1 & masks[key, 1]
+                            hv, hd, hpay = -BIG, -1, 0
+                            for w in range(2):
+                                bits = h0 if w == 0 else h1
+                                while bits:
+                                    j = trailing_zeros(bits)
+                                    bits &= bits - 1
+                                    d = 64 * w + j + 1
+                                    at = pos + d
+                                    pay = np.int64(chp[key, sp_cls[at], d]) if d <= D else 0
+                                    if pay == NOPAY:
+                                        continue
+                                    g0 = rg[sp_rg[at]]
+                                    if tkind == T_POWER:  # the first cheapest payment with the target power
+                                        v = -BIG  # (a doubles write beyond the longest move is free: no power)
+                                        if d <= D:
+                                            q = sp_cls[at] if sp_cls[at] < Q else 0
+                                            lst = q * 36 * (D + 1) + roll + d
+                                            for i in range(off[lst], off[lst + 1]):
+                                                code = np.int64(flat[i])
+                                                if (c_mask[code] >> ta) & 1 and c_mask[code] & ~amask == 0 \
+                                                        and c_stars[code] <= have and g0 - cost[code] > v:
+                                                    v, pay = g0 - cost[code], code
+                                        if v == -BIG:
+                                            continue
+                                    else:
+                                        v = g0 - cost[pay]
+                                    if v > hv:
+                                        hv, hd, hpay = v, d, pay
+                            if hd > 0:
+                                md, bpay = hd, hpay
+                    if md > 0:
+                        msk = c_mask[bpay]
+                        if msk:
+                            for q in range(P):
+                                if (msk >> q) & 1:
+                                    puses[q] += 1
+                                    if puses[q] == uses:
+                                        amask &= ~(1 << q)
+                                    r[e_power[q, puses[q] - 1]] = True
+                        used += c_stars[bpay]
+                        dest = wrap[pos + md]
+                    else:  # no move at all: the penalty
+                        pen += 1
+                        slot = 0
+                        if rnd:
+                            can = 0
+                            for k in range(C):
+                                can += 1 - crossed[k]
+                            if can:
+                                k = np.int64(u[g, t, 0] * can)
+                                for i in range(C):
+                                    if not crossed[i]:
+                                        if k == 0:
+                                            break
+                                        k -= 1
+                        else:
+                            bestv, i = -BIG, -1
+                            for k in range(C):
+                                if not crossed[k]:
+                                    h = cover and e_pen[k] == tg
+                                    v = -pts0[stash[k]]
+                                    if v + HIT * h > bestv:
+                                        bestv, i = v + HIT * h, k
+                            can = 1 if i >= 0 else 0
+                        if can:
+                            crossed[i] = 1
+                            rg[i] = 0
+                            r[e_pen[i]] = True
+                            slot = 1
+                        uu = u[g, t, slot % K]
+                        if rnd:  # the k-th empty candy space
+                            m = popcount(ce0)
+                            k = np.int64(uu * (m + popcount(ce1)))
+                            dest = wrap[pos + 1 + (_select(ce0, k) if k < m else 64 + _select(ce1, k - m))]
+                        else:
+                            bestv = -BIG
+                            for j in range(W):
+                                sp = wrap[pos + j + 1]
+                                cand = sp_candy[sp]
+                                if cand >= 0 and num[sp] == 0:
+                                    h = cover and (e_path[sp] == tg or e_stash[cand, stash[cand]] == tg)
+                                    v = rg[cand]
+                                    if v + HIT * h > bestv:
+                                        bestv, dest = v + HIT * h, sp
+                # write the number and take what the space gives
+                num[dest] = number
+                emp[dest >> 6] &= ~(1 << (dest & 63))
+                emp[(dest + n) >> 6] &= ~(1 << ((dest + n) & 63))
+                pos = dest
+                r[e_path[dest]] = True
+                cand = sp_candy[dest]
+                owed = False
+                if cand < 0:
+                    ch = sp_child[dest]
+                    s = ch_sym[ch]
+                    if boon[s] < sym_count[s]:
+                        boon[s] += 1
+                        col = boon[s]
+                        r[e_boon[s, col - 1]] = True
+                        done = True
+                        for q in range(3):
+                            if sym_count[q] >= col and boon[q] < col:
+                                done = False
+                        if done:
+                            bcol[col - 1] = 1
+                            r[e_bcol[col - 1]] = True
+                    kind = ch_kind[ch]
+                    if kind == 0:
+                        pumpkins += 1
+                        if pumpkins == ints[8]:
+                            bpk = 1
+                            r[ints[13]] = True
+                    elif kind == 1:
+                        owed = True
+                    elif kind == 2:
+                        cand = -2  # circle a star below
+                    elif kind == 3:
+                        sweet += 1
+                        if sweet == 2:
+                            rj = 1
+                            if ints[11] >= 0:
+                                r[ints[11]] = True
+                    elif kind == 4:
+                        unl[ch_moon[ch]] = 1
+                        amask |= 1 << ch_moon[ch]
+                if owed:  # the Pirate: a candy of choice
+                    if rnd:
+                        cand = np.int64(u[g, t, 1 % K] * C)
                     else:
                         bestv = -BIG
-                        for j in range(W):
-                            sp = wrap[pos + j + 1]
-                            cand = sp_candy[sp]
-                            if cand >= 0 and num[sp] == 0:
-                                h = cover and (e_path[sp] == tg or e_stash[cand, stash[cand]] == tg)
-                                v = rg[cand]
-                                if v + HIT * h > bestv:
-                                    bestv, dest = v + HIT * h, sp
-            # write the number and take what the space gives
-            num[dest] = number
-            emp[dest >> 6] &= ~(1 << (dest & 63))
-            emp[(dest + n) >> 6] &= ~(1 << ((dest + n) & 63))
-            pos = dest
-            r[e_path[dest]] = True
-            cand = sp_candy[dest]
-            owed = False
-            if cand < 0:
-                ch = sp_child[dest]
-                s = ch_sym[ch]
-                if boon[s] < sym_count[s]:
-                    boon[s] += 1
-                    col = boon[s]
-                    r[e_boon[s, col - 1]] = True
-                    done = True
-                    for q in range(3):
-                        if sym_count[q] >= col and boon[q] < col:
-                            done = False
-                    if done:
-                        bcol[col - 1] = 1
-                        r[e_bcol[col - 1]] = True
-                kind = ch_kind[ch]
-                if kind == 0:
-                    pumpkins += 1
-                    if pumpkins == ints[8]:
-                        bpk = 1
-                        r[ints[13]] = True
-                elif kind == 1:
-                    owed = True
-                elif kind == 2:
-                    cand = -2  # circle a star below
-                elif kind == 3:
-                    sweet += 1
-                    if sweet == 2:
-                        rj = 1
-                        if ints[11] >= 0:
-                            r[ints[11]] = True
-                elif kind == 4:
-                    unl[ch_moon[ch]] = 1
-                    amask |= 1 << ch_moon[ch]
-            if owed:  # the Pirate: a candy of choice
-                if p == RANDOM:
-                    cand = np.int64(u[g, t, 1 % K] * C)
-                else:
-                    bestv = -BIG
-                    for k in range(C):
-                        h = cover and e_stash[k, stash[k]] == tg
-                        v = rg[k]
-                        if v + HIT * h > bestv:
-                            bestv, cand = v + HIT * h, k
-            if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
-                col = stash[cand]
-                if col < ncol:
-                    stash[cand] = col + 1
-                    rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
-                    r[e_stash[cand, col]] = True
-                    colcnt[col] += 1
-                    if not colstar[col] and colcnt[col] >= thr[col]:
-                        colstar[col] = 1
-                        r[e_colstar[col]] = True
-                        cand = -2
-            if cand == -2 and circled < S:  # circle a star
-                circled += 1
-                r[e_stars[circled - 1]] = True
-                if circled == S:
-                    bst = 1
-                    r[ints[12]] = True
-            number += 1
-        # the end: score and the state in State.vector's order
-        score, unused = 0, circled - used
-        for k in range(C):
-            if not crossed[k]:
-                score += pts0[stash[k]]
-        nbars = rj + bst + bpk
-        for k in range(nbcol):
-            nbars += bcol[k]
-        for q in range(P):
-            unused += unl[q] * (uses - puses[q])
-        out_score[g] = score + ints[9] * nbars
-        out_pen[g] = pen
-        out_unused[g] = unused
-        out_turns[g] = num[pos]
-        x = out_x[g]
-        i = _put(x, _put(x, _put(x, 0, num, n), stash, C), crossed, C)
-        i = _put(x, i, colstar, ncol)
-        x[i] = circled
-        x[i + 1] = used
-        i = _put(x, _put(x, _put(x, _put(x, i + 2, boon, 3), unl, P), puses, P), bcol, nbcol)
-        x[i] = rj
-        x[i + 1] = bst
-        x[i + 2] = bpk
-        x[i + 3] = pumpkins
-        x[i + 4] = sweet
-        x[i + 5] = pos
-        x[i + 6] = pen
-        x[i + 7] = circled - used
+                        for k in range(C):
+                            h = cover and e_stash[k, stash[k]] == tg
+                            v = rg[k]
+                            if v + HIT * h > bestv:
+                                bestv, cand = v + HIT * h, k
+                if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
+                    col = stash[cand]
+                    if col < ncol:
+                        stash[cand] = col + 1
+                        rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
+                        r[e_stash[cand, col]] = True
+                        colcnt[col] += 1
+                        if not colstar[col] and colcnt[col] >= thr[col]:
+                            colstar[col] = 1
+                            r[e_colstar[col]] = True
+                            cand = -2
+                if cand == -2 and circled < S:  # circle a star
+                    circled += 1
+                    r[e_stars[circled - 1]] = True
+                    if circled == S:
+                        bst = 1
+                        r[ints[12]] = True
+                number += 1
+            # the end: score and the state in State.vector's order
+            score, unused = 0, circled - used
+            for k in range(C):
+                if not crossed[k]:
+                    score += pts0[stash[k]]
+            nbars = rj + bst + bpk
+            for k in range(nbcol):
+                nbars += bcol[k]
+            for q in range(P):
+                unused += unl[q] * (uses - puses[q])
+            out_score[g] = score + ints[9] * nbars
+            out_pen[g] = pen
+            out_unused[g] = unused
+            out_turns[g] = num[pos]
+            x = out_x[g]
+            i = _put(x, _put(x, _put(x, 0, num, n), stash, C), crossed, C)
+            i = _put(x, i, colstar, ncol)
+            x[i] = circled
+            x[i + 1] = used
+            i = _put(x, _put(x, _put(x, _put(x, i + 2, boon, 3), unl, P), puses, P), bcol, nbcol)
+            x[i] = rj
+            x[i + 1] = bst
+            x[i + 2] = bpk
+            x[i + 3] = pumpkins
+            x[i + 4] = sweet
+            x[i + 5] = pos
+            x[i + 6] = pen
+            x[i + 7] = circled - used
+
+    return play
+
+
+_random, _greedy = _engine(True), _engine(False)
 
 
 def fast(doc, dice, u, policy, targets) -> Batch:
@@ -616,6 +623,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     width = n + 2 * C + ncol + 2 + 3 + 2 * P + nbars + 5
     out = Batch(np.empty(G, i8), np.zeros((G, len(b.element_ids)), np.bool_), np.empty(G, i8), np.empty(G, i8),
                 np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), np.int16))
-    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tgt, ints, *arrays,
-          out.score, out.penalties, out.unused_powers, out.turns, out.state, out.reached)
+    play = _random if pol == RANDOM else _greedy
+    play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), tgt, ints, *arrays,
+         out.score, out.penalties, out.unused_powers, out.turns, out.state, out.reached)
     return out
