@@ -44,7 +44,8 @@ HIT = 1 << 30  # cover: what hitting the target adds to a value (hits first, the
 RANDOM, GREEDY, COVER = range(3)
 P = len(MOON_POWERS)
 M = 1 << P  # power masks
-T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4  # cover: the kinds of target a move can mark
+T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4
+LOW = (1 << 32) - 1  # cover: the kinds of target a move can mark
 
 
 @intrinsic
@@ -114,23 +115,29 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
     words = np.concatenate(words).reshape(-1, Q, D + 1)
     cnt, chp = words & 255, words >> 8
     dbl = np.repeat([r // 6 == r % 6 for r in range(36)], M * (S + 1))[:, None]
-    # the candy class: doubles add the free write (0, 0) first when no payment is (0, 0)
-    cnt = np.concatenate([cnt, (cnt[:, 0] + (dbl & (chp[:, 0] != 0)))[:, None]], 1)
-    chp = np.concatenate([chp, np.where(dbl, 0, chp[:, 0])[:, None]], 1)
-    assert cnt.max() < 256
+    ccnt = cnt[:, 0] + (dbl & (chp[:, 0] != 0))  # a candy space: doubles add the free write (0, 0)
+    assert cnt.max() < 255
 
     def bit(f):  # flags per distance 1..D as bits d - 1
         return (f[:, 1:].astype(i8) << np.arange(D)).sum(1)
 
-    every = np.where(dbl[:, 0], -1, 0)
-    masks = np.stack([every | bit(cnt[:, Q] >= 1), every, bit(cnt[:, Q] >= 2), bit(cnt[:, 0] >= 1),
-                      bit(cnt[:, 0] >= 2), bit((cnt[:, 1:Q] >= 1).any(1))], 1)
+    # a key's hot facts in one 64-byte record: the masks, then per d the first cheapest and the
+    # ways to a space with no condition (candy, child)
+    nk, rw = len(words), 2 + -(-2 * (D + 1) // 8)
+    buf = np.zeros(nk * rw + 8, i8)
+    at = (-buf.ctypes.data % 64) // 8
+    rec = buf[at:at + nk * rw].reshape(nk, rw)
+    rec[:, 0] = bit(cnt[:, 0] >= 1) | bit(cnt[:, 0] >= 2) << 32
+    rec[:, 1] = bit(ccnt >= 2) | bit((cnt[:, 1:Q] >= 1).any(1)) << 32
+    recb = rec.view(np.uint8)
+    recb[:, 16:17 + D] = chp[:, 0]
+    recb[:, 17 + D:18 + 2 * D] = cnt[:, 0]
     # a roll's payments with every power and star at hand, per (q, roll, d): a cell's payments are
     # those of its powers and stars (`fits`), in the same order
     lists = pres.reshape(-1, NC)
     flat = np.nonzero(lists)[1]
     off = np.concatenate([[0], np.cumsum(lists.sum(1))])
-    _TABLES[key, S, D] = (cnt.astype(np.uint8), chp.astype(np.uint8), masks.astype(i8), off.astype(np.int32),
+    _TABLES[key, S, D] = (rec, recb, cnt.astype(np.uint8), chp.astype(np.uint8), off.astype(np.int32),
                           flat.astype(np.uint8), cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
     return _TABLES[key, S, D]
 
@@ -245,14 +252,6 @@ def sheet(doc_json: str):
 
 
 @jit
-def _put(x, i, a, m):
-    """Copy a[:m] into x from i; the next free index."""
-    for k in range(m):
-        x[i + k] = a[k]
-    return i + m
-
-
-@jit
 def _select(m, k):
     """The index of the k-th (from 0) set bit of m (k < popcount(m))."""
     at = 0
@@ -265,14 +264,6 @@ def _select(m, k):
     return at + trailing_zeros(m)
 
 
-@jit
-def _window(emp, s):
-    """Bits j: whether the space s + j (on the block laid out twice) is empty; two words."""
-    w, sh = s >> 6, s & 63
-    return (lshr(emp[w], sh) | ((emp[w + 1] << 1) << (63 - sh)),
-            lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh)))
-
-
 def _engine(rnd: bool):
     """The compiled game loop for random (rnd) or for greedy and cover: numba prunes the other
     policy's branches, so each loop holds only its own work."""
@@ -281,7 +272,7 @@ def _engine(rnd: bool):
     def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
               tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar,
               e_stars, e_boon, e_bcol, e_power, e_pen,
-              cnt, chp, masks, off, flat, cost, c_stars, c_mask,
+              rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
               out_score, out_pen, out_unused, out_turns, out_x, out_r):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
@@ -341,20 +332,27 @@ def _engine(rnd: bool):
                     have = circled - used
                     key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
                     roll = ((a - 1) * 6 + bd - 1) * (D + 1)
-                    e0, e1 = _window(emp, pos + 1)
+                    w, sh = (pos + 1) >> 6, (pos + 1) & 63  # bits j: the space pos + 1 + j is empty
+                    e0 = lshr(emp[w], sh) | ((emp[w + 1] << 1) << (63 - sh))
+                    e1 = lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh))
                     ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
                     he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
+                    hb, hx = rec[key, 0] & LOW, lshr(rec[key, 0], 32)  # children: one way or more, two or more
+                    cx, pr = rec[key, 1] & LOW, lshr(rec[key, 1], 32)  # candy spaces: two or more; pumpkins
+                    cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
                     if rnd:  # spaces with one way count 1 each; the others are visited
-                        spec = (ce0 & masks[key, 2]) | (he0 & masks[key, 4]) | (pe0 & masks[key, 5])
-                        plain = ((ce0 & masks[key, 0]) | (he0 & masks[key, 3])) & ~spec
-                        plain1 = ce1 & masks[key, 1]
+                        spec = (ce0 & cx) | (he0 & hx) | (pe0 & pr)
+                        plain = ((ce0 & cb0) | (he0 & hb)) & ~spec
+                        plain1 = ce1 & cb1
                         tot = popcount(plain) + popcount(plain1)
                         bits = spec
                         while bits:
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            tot += cnt[key, sp_cls[pos + 1 + j], j + 1]
+                            q = sp_cls[pos + 1 + j]
+                            tot += pcnt[key, q, j + 1] if q % Q else recb[key, 17 + D + j + 1] + (
+                                q == Q and dbl and recb[key, 16 + j + 1] != 0)
                         if tot > 0:  # the k-th action: by distance, then payment
                             k = np.int64(u[g, t, 0] * tot)
                             bits, one = spec, True
@@ -367,7 +365,9 @@ def _engine(rnd: bool):
                                     break
                                 k -= m
                                 plain ^= low
-                                m = cnt[key, sp_cls[pos + 1 + j], j + 1]
+                                q = sp_cls[pos + 1 + j]
+                                m = pcnt[key, q, j + 1] if q % Q else recb[key, 17 + D + j + 1] + (
+                                    q == Q and dbl and recb[key, 16 + j + 1] != 0)
                                 if k < m:
                                     md, one = j + 1, False
                                     break
@@ -375,12 +375,14 @@ def _engine(rnd: bool):
                             if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
                                 m = popcount(plain)
                                 md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
-                                bpay = np.int64(chp[key, sp_cls[pos + md], md]) if md <= D else 0
+                                q = sp_cls[pos + md]
+                                bpay = 0 if md > D or (dbl and q == Q) else np.int64(
+                                    pchp[key, q, md] if q % Q else recb[key, 16 + md])
                             else:  # the k-th way to a space with several
                                 q = sp_cls[pos + md]
                                 if q == Q:
                                     q = 0
-                                    if dbl and chp[key, 0, md] != 0:  # the free write comes first
+                                    if dbl and recb[key, 16 + md] != 0:  # the free write comes first
                                         k -= 1
                                 bpay = 0
                                 lst = q * 36 * (D + 1) + roll + md
@@ -401,14 +403,15 @@ def _engine(rnd: bool):
                                     v = rg[i]
                                     if v > bestv or (v == bestv and d < md):
                                         bestv, md = v, d
-                            bits = (he0 & masks[key, 3]) | (pe0 & masks[key, 5])
+                            bits = (he0 & hb) | (pe0 & pr)
                         else:
-                            bits = (ce0 & masks[key, 0]) | (he0 & masks[key, 3]) | (pe0 & masks[key, 5])
+                            bits = (ce0 & cb0) | (he0 & hb) | (pe0 & pr)
                         while bits:
                             j = trailing_zeros(bits)
                             bits &= bits - 1
                             at = pos + 1 + j
-                            pay = np.int64(chp[key, sp_cls[at], j + 1])
+                            q = sp_cls[at]  # (no candy space with doubles here)
+                            pay = np.int64(pchp[key, q, j + 1] if q % Q else recb[key, 16 + j + 1])
                             if pay != NOPAY:
                                 v = rg[sp_rg[at]] - cost[pay]
                                 if v > bestv or (v == bestv and j + 1 < md):
@@ -424,8 +427,8 @@ def _engine(rnd: bool):
                                 h0 = swin[ta, pos]
                             elif tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
                                 h0 = -1
-                            h0 &= (ce0 & masks[key, 0]) | (he0 & masks[key, 3]) | (pe0 & masks[key, 5])
-                            h1 &= ce1 & masks[key, 1]
+                            h0 &= (ce0 & cb0) | (he0 & hb) | (pe0 & pr)
+                            h1 &= ce1 & cb1
                             hv, hd, hpay = -BIG, -1, 0
                             for w in range(2):
                                 bits = h0 if w == 0 else h1
@@ -434,7 +437,9 @@ def _engine(rnd: bool):
                                     bits &= bits - 1
                                     d = 64 * w + j + 1
                                     at = pos + d
-                                    pay = np.int64(chp[key, sp_cls[at], d]) if d <= D else 0
+                                    q = sp_cls[at]
+                                    pay = 0 if d > D or (dbl and q == Q) else np.int64(
+                                        pchp[key, q, d] if q % Q else recb[key, 16 + d])
                                     if pay == NOPAY:
                                         continue
                                     g0 = rg[sp_rg[at]]
@@ -594,11 +599,22 @@ def _engine(rnd: bool):
             out_unused[g] = unused
             out_turns[g] = num[pos]
             x = out_x[g]
-            i = _put(x, _put(x, _put(x, 0, num, n), stash, C), crossed, C)
-            i = _put(x, i, colstar, ncol)
-            x[i] = circled
-            x[i + 1] = used
-            i = _put(x, _put(x, _put(x, _put(x, i + 2, boon, 3), unl, P), puses, P), bcol, nbcol)
+            for k in range(n):
+                x[k] = num[k]
+            for k in range(C):
+                x[n + k], x[n + C + k] = stash[k], crossed[k]
+            i = n + 2 * C
+            for k in range(ncol):
+                x[i + k] = colstar[k]
+            i += ncol
+            x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4] = circled, used, boon[0], boon[1], boon[2]
+            i += 5
+            for q in range(P):
+                x[i + q], x[i + P + q] = unl[q], puses[q]
+            i += 2 * P
+            for k in range(nbcol):
+                x[i + k] = bcol[k]
+            i += nbcol
             x[i] = rj
             x[i + 1] = bst
             x[i + 2] = bpk
