@@ -351,7 +351,7 @@ def _engine(rnd: bool):
                             j = trailing_zeros(bits)
                             bits &= bits - 1
                             q = sp_cls[pos + 1 + j]
-                            tot += pcnt[key, q, j + 1] if q % Q else recb[key, 17 + D + j + 1] + (
+                            tot += pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
                                 q == Q and dbl and recb[key, 16 + j + 1] != 0)
                         if tot > 0:  # the k-th action: by distance, then payment
                             k = np.int64(u[g, t, 0] * tot)
@@ -366,7 +366,7 @@ def _engine(rnd: bool):
                                 k -= m
                                 plain ^= low
                                 q = sp_cls[pos + 1 + j]
-                                m = pcnt[key, q, j + 1] if q % Q else recb[key, 17 + D + j + 1] + (
+                                m = pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
                                     q == Q and dbl and recb[key, 16 + j + 1] != 0)
                                 if k < m:
                                     md, one = j + 1, False
@@ -377,7 +377,7 @@ def _engine(rnd: bool):
                                 md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
                                 q = sp_cls[pos + md]
                                 bpay = 0 if md > D or (dbl and q == Q) else np.int64(
-                                    pchp[key, q, md] if q % Q else recb[key, 16 + md])
+                                    pchp[key, q, md] if 0 < q < Q else recb[key, 16 + md])
                             else:  # the k-th way to a space with several
                                 q = sp_cls[pos + md]
                                 if q == Q:
@@ -411,7 +411,7 @@ def _engine(rnd: bool):
                             bits &= bits - 1
                             at = pos + 1 + j
                             q = sp_cls[at]  # (no candy space with doubles here)
-                            pay = np.int64(pchp[key, q, j + 1] if q % Q else recb[key, 16 + j + 1])
+                            pay = np.int64(pchp[key, q, j + 1] if 0 < q < Q else recb[key, 16 + j + 1])
                             if pay != NOPAY:
                                 v = rg[sp_rg[at]] - cost[pay]
                                 if v > bestv or (v == bestv and j + 1 < md):
@@ -439,7 +439,7 @@ def _engine(rnd: bool):
                                     at = pos + d
                                     q = sp_cls[at]
                                     pay = 0 if d > D or (dbl and q == Q) else np.int64(
-                                        pchp[key, q, d] if q % Q else recb[key, 16 + d])
+                                        pchp[key, q, d] if 0 < q < Q else recb[key, 16 + d])
                                     if pay == NOPAY:
                                         continue
                                     g0 = rg[sp_rg[at]]
