@@ -311,6 +311,7 @@ def _engine(rnd: bool):
             cover = tg >= 0  # (-1 unless cover)
             tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
             pos, number, owed = 0, 1, False
+            kn, w0n, w1n = -1, 0, 0  # the next turn's key and record, read ahead
             for t in range(T):
                 if t == 0:  # turn 1: the start
                     ns = starts.shape[0]
@@ -338,8 +339,14 @@ def _engine(rnd: bool):
                     ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
                     he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
-                    hb, hx = rec[key, 0] & LOW, lshr(rec[key, 0], 32)  # children: one way or more, two or more
-                    cx, pr = rec[key, 1] & LOW, lshr(rec[key, 1], 32)  # candy spaces: two or more; pumpkins
+                    w0, w1 = (w0n, w1n) if key == kn else (rec[key, 0], rec[key, 1])
+                    if t + 1 < T:  # read the next turn's record ahead (powers and stars as now): it
+                        # comes from memory while this turn plays
+                        kn = ((min(dice[g, t + 1, 0], dice[g, t + 1, 1]) - 1) * 6 + max(dice[g, t + 1, 0],
+                              dice[g, t + 1, 1]) - 1) * M * (S + 1) + amask * (S + 1) + have
+                        w0n, w1n = rec[kn, 0], rec[kn, 1]
+                    hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
+                    cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
                     if rnd:  # spaces with one way count 1 each; the others are visited
                         spec = (ce0 & cx) | (he0 & hx) | (pe0 & pr)
