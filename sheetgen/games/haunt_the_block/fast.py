@@ -408,19 +408,27 @@ def _engine(rnd: bool):
                                     v = rg[i]
                                     if v > bestv or (v == bestv and d < md):
                                         bestv, md = v, d
-                            bits = (he0 & hb) | (pe0 & pr)
+                            bits = he0 & hb
                         else:
-                            bits = (ce0 & cb0) | (he0 & hb) | (pe0 & pr)
-                        while bits:
+                            bits = (ce0 & cb0) | (he0 & hb)
+                        while bits:  # candy spaces and children: their first cheapest way
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            at = pos + 1 + j
-                            q = sp_cls[at]  # (no candy space with doubles here)
-                            pay = np.int64(pchp[key, q, j + 1] if 0 < q < Q else recb[key, 16 + j + 1])
-                            if pay != NOPAY:
-                                v = rg[sp_rg[at]] - cost[pay]
-                                if v > bestv or (v == bestv and j + 1 < md):
-                                    bestv, md, bpay = v, j + 1, pay
+                            pay = np.int64(recb[key, 17 + j])
+                            v = rg[sp_rg[pos + 1 + j]] - cost[pay]
+                            if v > bestv or (v == bestv and j + 1 < md):
+                                bestv, md, bpay = v, j + 1, pay
+                        bits = pe0 & pr
+                        while bits:  # pumpkins: looked up only if they could win (a condition only
+                            j = trailing_zeros(bits)  # removes ways, so it never lowers the cost)
+                            bits &= bits - 1
+                            v = rg[C] - cost[recb[key, 17 + j]]
+                            if v > bestv or (v == bestv and j + 1 < md):
+                                pay = np.int64(pchp[key, sp_cls[pos + 1 + j], j + 1])
+                                if pay != NOPAY:
+                                    v = rg[C] - cost[pay]
+                                    if v > bestv or (v == bestv and j + 1 < md):
+                                        bestv, md, bpay = v, j + 1, pay
                         if cover and md > 0:  # the actions that mark the target, if any
                             h0, h1 = 0, 0
                             if tkind == T_PATH and num[ta] == 0:
