@@ -274,7 +274,6 @@ def _engine(rnd: bool):
               out_score, out_pen, out_unused, out_turns, out_x, out_r):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
-        W = n - 1
         # one game's sheet, reset per game
         num = np.zeros(n, np.int64)
         stash = np.zeros(C, np.int64)
@@ -519,15 +518,20 @@ def _engine(rnd: bool):
                             k = np.int64(uu * (m + popcount(ce1)))
                             dest = wrap[pos + 1 + (_select(ce0, k) if k < m else 64 + _select(ce1, k - m))]
                         else:
-                            bestv = -BIG
-                            for j in range(W):
-                                sp = wrap[pos + j + 1]
-                                cand = sp_candy[sp]
-                                if cand >= 0 and num[sp] == 0:
-                                    h = cover and (e_path[sp] == tg or e_stash[cand, stash[cand]] == tg)
-                                    v = rg[cand]
-                                    if v + HIT * h > bestv:
-                                        bestv, dest = v + HIT * h, sp
+                            bestv, bd = -BIG, 0  # each candy's first empty space (cover: a hit first)
+                            for i in range(C):
+                                m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                                if m0 | m1:
+                                    d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                    v = rg[i] + HIT * (cover and e_stash[i, stash[i]] == tg)
+                                    if v > bestv or (v == bestv and d < bd):
+                                        bestv, bd = v, d
+                            d = (ta - pos) % n  # cover: the target's space, if an empty candy space
+                            if tkind == T_PATH and d > 0 and (ce0 >> (d - 1) if d <= 64 else ce1 >> (d - 65)) & 1:
+                                v = rg[sp_candy[ta]] + HIT
+                                if v > bestv or (v == bestv and d < bd):
+                                    bestv, bd = v, d
+                            dest = wrap[pos + bd]
                 # write the number and take what the space gives
                 num[dest] = number
                 emp[dest >> 6] &= ~(1 << (dest & 63))
