@@ -455,6 +455,8 @@ def _engine(rnd: bool):
                                     if pay == NOPAY:
                                         continue
                                     g0 = rg[sp_rg[at]]
+                                    if g0 - cost[pay] <= hv:  # a hit here costs at least the first
+                                        continue  # cheapest way: it cannot beat the best hit so far
                                     if tkind == T_POWER:  # the first cheapest payment with the target power
                                         v = -BIG  # (a doubles write beyond the longest move is free: no power)
                                         if d <= D:
