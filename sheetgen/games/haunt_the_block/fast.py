@@ -431,7 +431,7 @@ def _engine(rnd: bool):
                         if cover and md > 0:  # the actions that mark the target, if any
                             h0, h1 = 0, 0
                             if tkind == T_PATH and num[ta] == 0:
-                                d = (ta - pos) % n
+                                d = ta - pos + (n if ta < pos else 0)
                                 h0, h1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
                             elif tkind == T_STASH and stash[ta] == tb:
                                 h0, h1 = ccwin[ta, pos, 0], ccwin[ta, pos, 1]
@@ -528,7 +528,7 @@ def _engine(rnd: bool):
                                     v = rg[i] + HIT * (cover and e_stash[i, stash[i]] == tg)
                                     if v > bestv or (v == bestv and d < bd):
                                         bestv, bd = v, d
-                            d = (ta - pos) % n  # cover: the target's space, if an empty candy space
+                            d = ta - pos + (n if ta < pos else 0)  # cover: the target space, if an empty candy one
                             if tkind == T_PATH and d > 0 and (ce0 >> (d - 1) if d <= 64 else ce1 >> (d - 65)) & 1:
                                 v = rg[sp_candy[ta]] + HIT
                                 if v > bestv or (v == bestv and d < bd):
