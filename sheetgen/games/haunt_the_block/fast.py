@@ -1,20 +1,25 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
-a time.
+a time, in one compiled loop for random and one for greedy and cover (a closure per policy, so
+each holds only its own work).
 
-Tables built once per sheet (`tables`) give, per key = (roll, powers at hand, stars at hand), class
-of space (a child, a pumpkin with its condition, a candy space) and distance d: how many ways
-there are to move there (`cnt`) and the first cheapest one (`chp`). A payment is coded stars * 16
-+ powers mask, so ascending codes are the reference's order. Per key, bit words over the distances
-(bit d - 1) say where each class has one way or more, and where it has two or more (`masks`).
+Tables built once per sheet (`tables`) give, per key = (roll, powers at hand, stars at hand),
+condition q (0: none, 1 + i: pumpkin i's) and distance d: how many ways there are to move there
+and the first cheapest one. A payment is coded stars * 16 + powers mask, so ascending codes are
+the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
+words over the distances (bit d - 1) where a child or candy space has one way or more, two or
+more, where a pumpkin has one under some condition, then per d the first cheapest way and the
+number of ways with no condition. The loop reads the next turn's record ahead (powers and stars as
+they are now), so it comes from memory while this turn plays.
 
 A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
-wrapping) and ANDs them with the static class words of its position and the key's masks. Most
-reachable spaces have exactly one way to get there (doubles: every empty candy space, by its free
-write), so random counts them with a popcount and picks its k-th action with a popcount select;
-only the spaces with several ways (or a pumpkin) are visited one by one. Greedy visits the few
-spaces a normal roll reaches; with doubles every candy space is a free write worth its candy, so
-it takes the first open space of each candy. Cover looks only at the actions that mark its target
-(decoded once per game: a path space, a stash circle, a Boo-nus box or a power's use-circle).
+wrapping) and ANDs them with the static class words of its position (candy, child, pumpkin) and
+the key's masks. Most reachable spaces have exactly one way to get there (doubles: every empty
+candy space, by its free write), so random counts them with a popcount and picks its k-th action
+with a popcount select; only the spaces with several ways (or a pumpkin) are visited one by one.
+Greedy visits the few spaces a normal roll reaches (a pumpkin only when it could win); with
+doubles, and for the penalty's write, every empty candy space is worth its candy, so it takes the
+first open space of each candy. Cover then looks only at the actions that mark its target
+(decoded from `targets_of`: a path space, a stash circle, a Boo-nus box or a power's use-circle).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -68,12 +73,13 @@ def lshr(typingctx, x, s):
 @lru_cache(maxsize=32)
 def tables(doc_json: str):
     """The Board and its move tables. Per key = ((a-1) * 6 + b-1) * M + powers at hand) * (S + 1)
-    + stars at hand (a <= b: a roll and its mirror pay alike), class q (0: a child, 1 + i: pumpkin
-    i, Q: a candy space) and distance d: `cnt` the ways to move there, `chp` the first cheapest
-    (NOPAY if none; doubles write a candy space for free: code 0). `masks` per key, bit d - 1:
-    candy spaces with a way (two words: with doubles every distance), with two or more; children
-    with a way, with two or more; pumpkins with a way under some condition. The payments: the
-    ascending list of a roll's payments with every power and star at hand, per (q, roll, d), in
+    + stars at hand (a <= b: a roll and its mirror pay alike), condition q (0: none, 1 + i: pumpkin
+    i's) and distance d: `cnt` the ways to move there and `chp` the first cheapest (NOPAY if none).
+    `rec` (int64) and `recb` (its bytes): per key, word 0 the distances where a space with no
+    condition has a way | where it has two or more << 32; word 1 where a candy space has two or
+    more (doubles add the free write (0, 0)) | where a pumpkin has a way under its condition << 32;
+    bytes 16 + d the first cheapest way and 17 + D + d the ways, with no condition. The payments:
+    the ascending list of a roll's payments with every power and star at hand, per (q, roll, d), in
     `flat` from `off`; a cell's are those it can afford. The tables depend only on the routes, the
     pumpkins' conditions, the stars and the longest move, so sheets that share those (a sheet and
     most of its mechanic-check copies) share them."""
@@ -121,8 +127,7 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
     def bit(f):  # flags per distance 1..D as bits d - 1
         return (f[:, 1:].astype(i8) << np.arange(D)).sum(1)
 
-    # a key's hot facts in one 64-byte record: the masks, then per d the first cheapest and the
-    # ways to a space with no condition (candy, child)
+    # a key's hot facts in one 64-byte record (see `tables`)
     nk, rw = len(words), 2 + -(-2 * (D + 1) // 8)
     buf = np.zeros(nk * rw + 8, i8)
     at = (-buf.ctypes.data % 64) // 8
@@ -230,7 +235,7 @@ def sheet(doc_json: str):
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
     candy = b.space_candy >= 0
-    cls = np.where(candy, Q, b.space_q)  # the class of each space in the tables
+    cls = np.where(candy, Q, b.space_q)  # 0: a child with no condition, 1 + i: pumpkin i, Q: a candy space
     child_sym = np.where(candy, -1, np.array(b.child_symbol)[np.maximum(b.space_child, 0)])
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
     arrays = (twice(b.space_candy), twice(b.space_child), twice(cls), twice(np.where(candy, b.space_candy, C)),
@@ -264,14 +269,14 @@ def _select(m, k):
 
 def _engine(rnd: bool):
     """The compiled game loop for random (rnd) or for greedy and cover: numba prunes the other
-    policy's branches, so each loop holds only its own work."""
+    policy's branches. Cover is greedy with a target (`tgt` >= 0)."""
 
     @jit
     def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
-              tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar,
-              e_stars, e_boon, e_bcol, e_power, e_pen,
-              rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
-              out_score, out_pen, out_unused, out_turns, out_x, out_r):
+             tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
+             e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
+             rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
+             out_score, out_pen, out_unused, out_turns, out_x, out_r):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
         # one game's sheet, reset per game
