@@ -8,7 +8,7 @@ and the first cheapest one. A payment is coded stars * 16 + powers mask, so asce
 the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
 words over the distances (bit d - 1) where a child or candy space has one way or more, two or
 more, where a pumpkin has one under some condition, then per d the first cheapest way and the
-number of ways with no condition. The loop reads the next turn's record ahead (powers and stars as
+number of ways with no condition. The loop prefetches the next turn's record (powers and stars as
 they are now), so it comes from memory while this turn plays.
 
 A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
@@ -31,7 +31,9 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from llvmlite import ir as llvmir
 from numba import types
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
@@ -68,6 +70,24 @@ def lshr(typingctx, x, s):
         return builder.lshr(context.cast(builder, args[0], x, types.int64),
                             context.cast(builder, args[1], s, types.int64))
     return types.int64(x, s), codegen
+
+
+@intrinsic
+def prefetch(typingctx, ary, i):
+    """Ask the processor to bring row i of a 2-d array into the cache (no wait, no fault)."""
+    def codegen(context, builder, sig, args):
+        aryty = sig.args[0]
+        a = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer2(context, builder, a.data, cgutils.unpack_tuple(builder, a.shape),
+                                        cgutils.unpack_tuple(builder, a.strides), aryty.layout,
+                                        [context.cast(builder, args[1], sig.args[1], types.intp),
+                                         context.get_constant(types.intp, 0)])
+        i32 = llvmir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(
+            llvmir.VoidType(), [llvmir.IntType(8).as_pointer(), i32, i32, i32]), "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, llvmir.IntType(8).as_pointer()), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.none(ary, i), codegen
 
 
 @lru_cache(maxsize=32)
@@ -313,7 +333,6 @@ def _engine(rnd: bool):
             cover = tg >= 0  # (-1 unless cover)
             tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
             pos, number, owed = 0, 1, False
-            kn, w0n, w1n = -1, 0, 0  # the next turn's key and record, read ahead
             for t in range(T):
                 if t == 0:  # turn 1: the start
                     ns = starts.shape[0]
@@ -341,12 +360,12 @@ def _engine(rnd: bool):
                     ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
                     he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
-                    w0, w1 = (w0n, w1n) if key == kn else (rec[key, 0], rec[key, 1])
-                    if t + 1 < T:  # read the next turn's record ahead (powers and stars as now): it
-                        # comes from memory while this turn plays
+                    w0, w1 = rec[key, 0], rec[key, 1]
+                    if t + 1 < T:  # fetch the next turn's record (powers and stars as now) while this
+                        # turn plays
                         kn = ((min(dice[g, t + 1, 0], dice[g, t + 1, 1]) - 1) * 6 + max(dice[g, t + 1, 0],
                               dice[g, t + 1, 1]) - 1) * M * (S + 1) + amask * (S + 1) + have
-                        w0n, w1n = rec[kn, 0], rec[kn, 1]
+                        prefetch(rec, kn)
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
