@@ -422,15 +422,32 @@ def _engine(rnd: bool):
                                             break
                                         k -= 1
                     else:  # greedy, cover: the highest value, the first in canonical order on ties
+                        # cover: HIT more for a move that marks its target (hm: those spaces ahead;
+                        # hc: the candy all of whose spaces do); a power's use-circle is looked at below
+                        hm0, hm1, hc = 0, 0, -1
+                        if cover:
+                            if tkind == T_PATH and num[ta] == 0:
+                                d = ta - pos + (n if ta < pos else 0)
+                                hm0, hm1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
+                            elif tkind == T_STASH and stash[ta] == tb:
+                                hm0, hm1, hc = ccwin[ta, pos, 0], ccwin[ta, pos, 1], ta
+                            elif tkind == T_BOON and boon[ta] == tb:
+                                hm0 = swin[ta, pos]
                         bestv = -BIG
                         if dbl:  # every empty candy space: a free write worth its candy
                             for i in range(C):
                                 m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
                                 if m0 | m1:
                                     d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
-                                    v = rg[i]
+                                    v = rg[i] + HIT * (i == hc)
                                     if v > bestv or (v == bestv and d < md):
                                         bestv, md = v, d
+                            m0, m1 = hm0 & ce0, hm1 & ce1  # cover: a target space its candy's first may hide
+                            if (m0 | m1) and hc < 0:
+                                d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                v = rg[sp_rg[pos + d]] + HIT
+                                if v > bestv or (v == bestv and d < md):
+                                    bestv, md = v, d
                             bits = he0 & hb
                         else:
                             bits = (ce0 & cb0) | (he0 & hb)
@@ -438,65 +455,40 @@ def _engine(rnd: bool):
                             j = trailing_zeros(bits)
                             bits &= bits - 1
                             pay = np.int64(recb[key, 17 + j])
-                            v = rg[sp_rg[pos + 1 + j]] - cost[pay]
+                            v = rg[sp_rg[pos + 1 + j]] - cost[pay] + HIT * (lshr(hm0, j) & 1)
                             if v > bestv or (v == bestv and j + 1 < md):
                                 bestv, md, bpay = v, j + 1, pay
                         bits = pe0 & pr
                         while bits:  # pumpkins: looked up only if they could win (a condition only
                             j = trailing_zeros(bits)  # removes ways, so it never lowers the cost)
                             bits &= bits - 1
-                            v = rg[C] - cost[recb[key, 17 + j]]
+                            h = HIT * (lshr(hm0, j) & 1)
+                            v = rg[C] - cost[recb[key, 17 + j]] + h
                             if v > bestv or (v == bestv and j + 1 < md):
                                 pay = np.int64(pchp[key, sp_cls[pos + 1 + j], j + 1])
                                 if pay != NOPAY:
-                                    v = rg[C] - cost[pay]
+                                    v = rg[C] - cost[pay] + h
                                     if v > bestv or (v == bestv and j + 1 < md):
                                         bestv, md, bpay = v, j + 1, pay
-                        if cover and md > 0:  # the actions that mark the target, if any
-                            h0, h1 = 0, 0
-                            if tkind == T_PATH and num[ta] == 0:
-                                d = ta - pos + (n if ta < pos else 0)
-                                h0, h1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
-                            elif tkind == T_STASH and stash[ta] == tb:
-                                h0, h1 = ccwin[ta, pos, 0], ccwin[ta, pos, 1]
-                            elif tkind == T_BOON and boon[ta] == tb:
-                                h0 = swin[ta, pos]
-                            elif tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
-                                h0 = -1
-                            h0 &= (ce0 & cb0) | (he0 & hb) | (pe0 & pr)
-                            h1 &= ce1 & cb1
+                        if cover and tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
+                            # the moves paid with the target power: the first cheapest of each, if any
+                            # (a doubles write beyond the longest move is free: no power)
+                            bits = ((ce0 & cb0) | (he0 & hb) | (pe0 & pr)) & ((1 << D) - 1)
                             hv, hd, hpay = -BIG, -1, 0
-                            for w in range(2):
-                                bits = h0 if w == 0 else h1
-                                while bits:
-                                    j = trailing_zeros(bits)
-                                    bits &= bits - 1
-                                    d = 64 * w + j + 1
-                                    at = pos + d
-                                    q = sp_cls[at]
-                                    pay = 0 if d > D or (dbl and q == Q) else np.int64(
-                                        pchp[key, q, d] if 0 < q < Q else recb[key, 16 + d])
-                                    if pay == NOPAY:
-                                        continue
-                                    g0 = rg[sp_rg[at]]
-                                    if g0 - cost[pay] <= hv:  # a hit here costs at least the first
-                                        continue  # cheapest way: it cannot beat the best hit so far
-                                    if tkind == T_POWER:  # the first cheapest payment with the target power
-                                        v = -BIG  # (a doubles write beyond the longest move is free: no power)
-                                        if d <= D:
-                                            q = sp_cls[at] if sp_cls[at] < Q else 0
-                                            lst = q * 36 * (D + 1) + roll + d
-                                            for i in range(off[lst], off[lst + 1]):
-                                                code = np.int64(flat[i])
-                                                if (c_mask[code] >> ta) & 1 and c_mask[code] & ~amask == 0 \
-                                                        and c_stars[code] <= have and g0 - cost[code] > v:
-                                                    v, pay = g0 - cost[code], code
-                                        if v == -BIG:
-                                            continue
-                                    else:
-                                        v = g0 - cost[pay]
-                                    if v > hv:
-                                        hv, hd, hpay = v, d, pay
+                            while bits:
+                                j = trailing_zeros(bits)
+                                bits &= bits - 1
+                                d, at = j + 1, pos + 1 + j
+                                g0, c0 = rg[sp_rg[at]], recb[key, 16 + d]
+                                if c0 == NOPAY or g0 - cost[c0] <= hv:  # it cannot beat the best so far
+                                    continue
+                                q = sp_cls[at] if sp_cls[at] < Q else 0
+                                lst = q * 36 * (D + 1) + roll + d
+                                for i in range(off[lst], off[lst + 1]):
+                                    code = np.int64(flat[i])
+                                    if (c_mask[code] >> ta) & 1 and c_mask[code] & ~amask == 0 \
+                                            and c_stars[code] <= have and g0 - cost[code] > hv:
+                                        hv, hd, hpay = g0 - cost[code], d, code
                             if hd > 0:
                                 md, bpay = hd, hpay
                     if md > 0:
