@@ -74,18 +74,14 @@ def lshr(typingctx, x, s):
 
 @intrinsic
 def prefetch(typingctx, ary, i):
-    """Ask the processor to bring row i of a 2-d array into the cache (no wait, no fault)."""
+    """Ask the processor to bring the cache line of flat element i of an array in (no wait, no fault)."""
     def codegen(context, builder, sig, args):
-        aryty = sig.args[0]
-        a = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer2(context, builder, a.data, cgutils.unpack_tuple(builder, a.shape),
-                                        cgutils.unpack_tuple(builder, a.strides), aryty.layout,
-                                        [context.cast(builder, args[1], sig.args[1], types.intp),
-                                         context.get_constant(types.intp, 0)])
-        i32 = llvmir.IntType(32)
+        a = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)])
+        i32, i8p = llvmir.IntType(32), llvmir.IntType(8).as_pointer()
         fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(
-            llvmir.VoidType(), [llvmir.IntType(8).as_pointer(), i32, i32, i32]), "llvm.prefetch.p0")
-        builder.call(fn, [builder.bitcast(ptr, llvmir.IntType(8).as_pointer()), i32(0), i32(3), i32(1)])
+            llvmir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return types.none(ary, i), codegen
 
@@ -365,7 +361,10 @@ def _engine(rnd: bool):
                         # turn plays
                         kn = ((min(dice[g, t + 1, 0], dice[g, t + 1, 1]) - 1) * 6 + max(dice[g, t + 1, 0],
                               dice[g, t + 1, 1]) - 1) * M * (S + 1) + amask * (S + 1) + have
-                        prefetch(rec, kn)
+                        prefetch(rec, kn * rec.shape[1])
+                        pk = pcnt if rnd else pchp  # and its pumpkins' cells
+                        prefetch(pk, kn * Q * (D + 1) + D + 1)
+                        prefetch(pk, kn * Q * (D + 1) + D + 65)
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
