@@ -364,7 +364,7 @@ def _engine(rnd: bool):
                         prefetch(rec, kn * rec.shape[1])
                         pk = pcnt if rnd else pchp  # and its pumpkins' cells
                         prefetch(pk, kn * Q * (D + 1) + D + 1)
-                        prefetch(pk, kn * Q * (D + 1) + D + 65)
+                        prefetch(pk, min(kn * Q * (D + 1) + D + 65, pk.size - 1))
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
