@@ -1,9 +1,25 @@
 """The fast Haunt the Block engine: the reference engine's decisions, compiled with numba, one game at
-a time. Every way to pay every move for every (roll, powers at hand, stars at hand, distance,
-pumpkin) comes from tables built once per sheet (`tables`), so listing the moves of a turn is a
-lookup per distance: how many payments there are and the cheapest one. A turn visits only the
-distances its key can reach whose space is empty (bit words, 32 distances each). A payment is
-coded stars * 16 + powers mask, so ascending codes are the reference's order.
+a time, in one compiled loop for random and one for greedy and cover (a closure per policy, so
+each holds only its own work).
+
+Tables built once per sheet (`tables`) give, per key = (roll, powers at hand, stars at hand),
+condition q (0: none, 1 + i: pumpkin i's) and distance d: how many ways there are to move there
+and the first cheapest one. A payment is coded stars * 16 + powers mask, so ascending codes are
+the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
+words over the distances (bit d - 1) where a child or candy space has one way or more, two or
+more, where a pumpkin has one under some condition, then per d the first cheapest way and the
+number of ways with no condition. The loop prefetches the next turn's record (powers and stars as
+they are now), so it comes from memory while this turn plays.
+
+A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
+wrapping) and ANDs them with the static class words of its position (candy, child, pumpkin) and
+the key's masks. Most reachable spaces have exactly one way to get there (doubles: every empty
+candy space, by its free write), so random counts them with a popcount and picks its k-th action
+with a popcount select; only the spaces with several ways (or a pumpkin) are visited one by one.
+Greedy visits the few spaces a normal roll reaches (a pumpkin only when it could win); with
+doubles, and for the penalty's write, every empty candy space is worth its candy, so it takes the
+first open space of each candy. Cover then looks only at the actions that mark its target
+(decoded from `targets_of`: a path space, a stash circle, a Boo-nus box or a power's use-circle).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -15,6 +31,10 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from llvmlite import ir as llvmir
+from numba import types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...validate.engine import Batch
@@ -31,18 +51,54 @@ HIT = 1 << 30  # cover: what hitting the target adds to a value (hits first, the
 RANDOM, GREEDY, COVER = range(3)
 P = len(MOON_POWERS)
 M = 1 << P  # power masks
+T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4
+LOW = (1 << 32) - 1  # cover: the kinds of target a move can mark
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The set bits of an int64."""
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def lshr(typingctx, x, s):
+    """x >> s with zeros shifted in (an int64 read as 64 bits), 0 <= s < 64."""
+    def codegen(context, builder, sig, args):
+        return builder.lshr(context.cast(builder, args[0], x, types.int64),
+                            context.cast(builder, args[1], s, types.int64))
+    return types.int64(x, s), codegen
+
+
+@intrinsic
+def prefetch(typingctx, ary, i):
+    """Ask the processor to bring the cache line of flat element i of an array in (no wait, no fault)."""
+    def codegen(context, builder, sig, args):
+        a = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)])
+        i32, i8p = llvmir.IntType(32), llvmir.IntType(8).as_pointer()
+        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(
+            llvmir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.none(ary, i), codegen
 
 
 @lru_cache(maxsize=32)
 def tables(doc_json: str):
-    """The Board and, per cell = (key * Q + q) * (D + 1) + d, with key = ((a-1) * 6 + b-1) * M +
-    powers at hand) * (S + 1) + stars at hand and q = 0 or 1 + a pumpkin's index: the number of
-    payments (`npay`) and the first cheapest one (`cheap`, NOPAY if none), a byte each. A key's
-    cells are side by side, so a turn reads a few cache lines; a roll and its mirror pay alike, so the engine reads
-    a <= b only. The payments themselves: the ascending list of a roll's payments with every power
-    and star at hand, per (q, roll, d), in `flat` from `off`; a cell's are those it can afford.
-    The tables depend only on the routes, the pumpkins' conditions, the stars and the longest move,
-    so sheets that share those (a sheet and most of its mechanic-check copies) share them."""
+    """The Board and its move tables. Per key = ((a-1) * 6 + b-1) * M + powers at hand) * (S + 1)
+    + stars at hand (a <= b: a roll and its mirror pay alike), condition q (0: none, 1 + i: pumpkin
+    i's) and distance d: `cnt` the ways to move there and `chp` the first cheapest (NOPAY if none).
+    `rec` (int64) and `recb` (its bytes): per key, word 0 the distances where a space with no
+    condition has a way | where it has two or more << 32; word 1 where a candy space has two or
+    more (doubles add the free write (0, 0)) | where a pumpkin has a way under its condition << 32;
+    bytes 16 + d the first cheapest way and 17 + D + d the ways, with no condition. The payments:
+    the ascending list of a roll's payments with every power and star at hand, per (q, roll, d), in
+    `flat` from `off`; a cell's are those it can afford. The tables depend only on the routes, the
+    pumpkins' conditions, the stars and the longest move, so sheets that share those (a sheet and
+    most of its mechanic-check copies) share them."""
     b = Board(HauntSheet.model_validate_json(doc_json))
     conds = [None] + b.pumpkin_conditions
     key = (routes_key(b), tuple(c.model_dump_json() if c is not None else "" for c in conds))
@@ -78,18 +134,32 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
         cnt = have_it.sum(1)
         best = np.argmin(np.where(have_it, cost, BIG), 1)
         words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
-    words = np.concatenate(words)
+    words = np.concatenate(words).reshape(-1, Q, D + 1)
+    cnt, chp = words & 255, words >> 8
+    dbl = np.repeat([r // 6 == r % 6 for r in range(36)], M * (S + 1))[:, None]
+    ccnt = cnt[:, 0] + (dbl & (chp[:, 0] != 0))  # a candy space: doubles add the free write (0, 0)
+    assert cnt.max() < 255
+
+    def bit(f):  # flags per distance 1..D as bits d - 1
+        return (f[:, 1:].astype(i8) << np.arange(D)).sum(1)
+
+    # a key's hot facts in one 64-byte record (see `tables`)
+    nk, rw = len(words), 2 + -(-2 * (D + 1) // 8)
+    buf = np.zeros(nk * rw + 8, i8)
+    at = (-buf.ctypes.data % 64) // 8
+    rec = buf[at:at + nk * rw].reshape(nk, rw)
+    rec[:, 0] = bit(cnt[:, 0] >= 1) | bit(cnt[:, 0] >= 2) << 32
+    rec[:, 1] = bit(ccnt >= 2) | bit((cnt[:, 1:Q] >= 1).any(1)) << 32
+    recb = rec.view(np.uint8)
+    recb[:, 16:17 + D] = chp[:, 0]
+    recb[:, 17 + D:18 + 2 * D] = cnt[:, 0]
     # a roll's payments with every power and star at hand, per (q, roll, d): a cell's payments are
     # those of its powers and stars (`fits`), in the same order
     lists = pres.reshape(-1, NC)
     flat = np.nonzero(lists)[1]
     off = np.concatenate([[0], np.cumsum(lists.sum(1))])
-    # per key: the distances some payment reaches (a pumpkin's condition only removes payments)
-    # as bits: distance d is bit (d - 1) % 32 of word (d - 1) // 32
-    free = (words.reshape(-1, Q, D + 1)[:, 0, 1:] & 255) > 0
-    reach = bits32(free)
-    _TABLES[key, S, D] = ((words & 255).astype(np.uint8), (words >> 8).astype(np.uint8), off.astype(np.int32),
-                          flat.astype(np.uint8), reach, cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
+    _TABLES[key, S, D] = (rec, recb, cnt.astype(np.uint8), chp.astype(np.uint8), off.astype(np.int32),
+                          flat.astype(np.uint8), cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
     return _TABLES[key, S, D]
 
 
@@ -115,13 +185,40 @@ def reachable(key: tuple, b: Board, conds: list, S: int, D: int) -> np.ndarray:
     return _REACHABLE[key][1][..., :(S + 1) * M]
 
 
-def bits32(flags):
-    """Rows of flags as rows of 32-bit words (int64, never negative), two words of padding."""
+def words64(flags, nw: int) -> np.ndarray:
+    """Rows of flags as rows of nw 64-bit words (bit j of word j // 64), as int64."""
     flags = np.asarray(flags, bool)
-    nw = flags.shape[-1] // 32 + 3
-    pad = np.zeros(flags.shape[:-1] + (nw * 32,), bool)
+    pad = np.zeros(flags.shape[:-1] + (nw * 64,), bool)
     pad[..., :flags.shape[-1]] = flags
-    return (pad.reshape(flags.shape[:-1] + (nw, 32)).astype(i8) << np.arange(32)).sum(-1)
+    w = pad.reshape(flags.shape[:-1] + (nw, 64)).astype(np.uint64) << np.arange(64, dtype=np.uint64)
+    return w.sum(-1, dtype=np.uint64).view(i8)
+
+
+def targets_of(b: Board) -> np.ndarray:
+    """Per element: (kind, a, b) of what a move marks (T_PATH space; T_STASH candy, column;
+    T_BOON symbol, column; T_POWER power, use), kind 0 for the others."""
+    c, out = b.c, np.zeros((len(b.element_ids), 3), i8)
+    for i in range(b.n):
+        out[b.eid[ids.path_id(i)]] = T_PATH, i, 0
+    for k, cid in enumerate(b.candy_ids):
+        for j in range(len(c.points)):
+            out[b.eid[ids.stash_id(cid, j)]] = T_STASH, k, j
+    for s, name in enumerate(SYMBOLS):
+        for j in range(b.sym_count[s]):
+            out[b.eid[ids.boonus_id(name, j)]] = T_BOON, s, j
+    for k, p in enumerate(MOON_POWERS):
+        if p in b.moon_child:
+            for j in range(c.uses):
+                out[b.eid[ids.power_id(c.children[b.moon_child[p]].id, j)]] = T_POWER, k, j
+    return out
+
+
+def windows(b: Board, flags) -> np.ndarray:
+    """Per position (per row of flags, if several): the spaces ahead that have the flag (bit j:
+    the space j + 1 clockwise, j < n - 1), two 64-bit words."""
+    n = b.n
+    ahead = (np.arange(n)[:, None] + 1 + np.arange(n - 1)[None, :]) % n
+    return words64(np.asarray(flags, bool)[..., ahead], 2)
 
 
 @lru_cache(maxsize=32)
@@ -149,15 +246,19 @@ def sheet(doc_json: str):
     kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3, "none": 5}  # moons 4
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
     bars = bar_ids(b)
-    ints = np.array([n, C, ncol, S, b.max_move, len(b.pumpkin_conditions) + 1, c.uses,
+    Q = len(b.pumpkin_conditions) + 1
+    ints = np.array([n, C, ncol, S, b.max_move, Q, c.uses,
                      c.start_stars, c.pumpkins, c.bar_points, b.columns, eid.get(ids.SWEET_BAR, -1),
                      eid[ids.STARS_BAR], eid[ids.PUMPKINS_BAR], len(b.element_ids), b.turns], i8)
-    row = b.max_move + 1  # cells per pumpkin and key (tables)
-    assert tabs[4].shape[1] > (n - 2) >> 5  # a reach word for every 32 distances of a turn
+    candy = b.space_candy >= 0
+    cls = np.where(candy, Q, b.space_q)  # 0: a child with no condition, 1 + i: pumpkin i, Q: a candy space
+    child_sym = np.where(candy, -1, np.array(b.child_symbol)[np.maximum(b.space_child, 0)])
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
-    arrays = (twice(b.space_candy), twice(b.space_child), twice(b.space_q * row), twice(b.space_q),
-              twice(np.where(b.space_candy >= 0, b.space_candy, len(c.candies))),
-              np.arange(2 * n) % n, bits32(twice(b.space_candy >= 0)), bits32(np.ones(2 * n, bool)),
+    arrays = (twice(b.space_candy), twice(b.space_child), twice(cls), twice(np.where(candy, b.space_candy, C)),
+              np.arange(2 * n) % n, words64(np.ones(2 * n, bool), (2 * n) // 64 + 3),
+              windows(b, candy), windows(b, ~candy & (b.space_q == 0))[:, 0].copy(),
+              windows(b, b.space_q > 0)[:, 0].copy(), windows(b, b.space_candy[None, :] == np.arange(C)[:, None]),
+              windows(b, child_sym[None, :] == np.arange(3)[:, None])[..., 0].copy(), targets_of(b),
               np.array(b.child_symbol, i8),
               np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
               np.array([MOON_POWERS.index(k.power) if k.power in MOON_POWERS else 0 for k in c.children], i8),
@@ -171,332 +272,396 @@ def sheet(doc_json: str):
     return b, ints, arrays, len(bars)
 
 
-@jit
-def _put(x, i, a, m):
-    """Copy a[:m] into x from i; the next free index."""
-    for k in range(m):
-        x[i + k] = a[k]
-    return i + m
+@numba.njit(cache=True, inline="always")  # (numbers only: inlining costs no reference counts)
+def _select(m, k):
+    """The index of the k-th (from 0) set bit of m (k < popcount(m)): halve the word that holds it."""
+    at = 0
+    for width in (32, 16, 8, 4, 2, 1):
+        c = popcount(m & ((1 << width) - 1))
+        if k >= c:
+            m, at, k = lshr(m, width), at + width, k - c
+    return at
 
 
-@jit
-def _open(reach, key, candw, emp, s0, base, lim, dbl):
-    """Bits j: distance base + j + 1 is reachable (doubles: or a candy space) and empty; s0 is
-    the first of these spaces on the block laid out twice."""
-    w, sh = s0 >> 5, s0 & 31
-    bits = reach[key, base >> 5]  # padded: every chunk of the block has a word
-    if dbl:
-        bits |= (candw[w] >> sh) | (candw[w + 1] << (32 - sh))
-    bits &= (emp[w] >> sh) | (emp[w + 1] << (32 - sh))
-    return bits & ((1 << min(32, lim - base)) - 1)
+def _engine(rnd: bool):
+    """The compiled game loop for random (rnd) or for greedy and cover: numba prunes the other
+    policy's branches. Cover is greedy with a target (`tgt` >= 0)."""
 
-
-@jit
-def _play(dice, u, pol, tgt, ints, sp_candy, sp_child, sp_q, sp_qi, sp_rg, wrap, candw, emp0, ch_sym,
-          ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash, e_colstar, e_stars,
-          e_boon, e_bcol, e_power, e_pen,
-          npay, cheap, off, flat, reach, cost, c_stars, c_mask,
-          out_score, out_pen, out_unused, out_turns, out_x, out_r):
-    n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
-    T, nbcol = ints[15], ints[10]
-    W = n - 1
-    # one game's sheet, reset per game
-    num = np.zeros(n, np.int64)
-    stash = np.zeros(C, np.int64)
-    crossed = np.zeros(C, np.int64)
-    colstar = np.zeros(ncol, np.int64)
-    colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
-    boon = np.zeros(3, np.int64)
-    unl = np.zeros(P, np.int64)
-    puses = np.zeros(P, np.int64)
-    bcol = np.zeros(nbcol + 1, np.int64)
-    rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
-    # this turn's options: distance, cell, count (random) / value, payment (greedy, cover)
-    o_cnt = np.zeros(n, np.int64)  # this turn's payments per listed distance (random)
-    o_d = np.zeros(n, np.int64)  # the listed distances (random)
-    emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
-    for g in range(dice.shape[0]):
-        r = out_r[g]
-        num[:] = 0
-        emp[:] = emp0
-        stash[:] = 0
-        crossed[:] = 0
-        colstar[:] = 0
-        colcnt[:] = 0
-        boon[:] = 0
-        unl[:] = 0
-        puses[:] = 0
-        bcol[:] = 0
-        for k in range(C):
-            rg[k] = GAIN_WEIGHT * gain_of[0]
-        rg[C] = GAIN_WEIGHT * CHILD_GAIN
-        circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
-        for j in range(ints[7]):
-            r[e_stars[j]] = True
-        tg = tgt[g]
-        cover = pol == COVER and tg >= 0
-        tg_space = -1  # the space whose path box is the target
-        for i in range(n):
-            if cover and e_path[i] == tg:
-                tg_space = i
-        p = pol if cover or pol == RANDOM else GREEDY
-        pos, number, owed = 0, 1, False
-        for t in range(T):
-            if t == 0:  # turn 1: the start
-                ns = starts.shape[0]
-                if p == RANDOM:
-                    dest = starts[np.int64(u[g, 0, 0] * ns)]
+    @jit
+    def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
+             tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
+             e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
+             rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
+             out_score, out_pen, out_unused, out_turns, out_x, out_r):
+        n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
+        T, nbcol = ints[15], ints[10]
+        # one game's sheet, reset per game
+        num = np.zeros(n, np.int64)
+        stash = np.zeros(C, np.int64)
+        crossed = np.zeros(C, np.int64)
+        colstar = np.zeros(ncol, np.int64)
+        colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
+        boon = np.zeros(3, np.int64)
+        unl = np.zeros(P, np.int64)
+        puses = np.zeros(P, np.int64)
+        bcol = np.zeros(nbcol + 1, np.int64)
+        rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
+        emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
+        for g in range(dice.shape[0]):
+            r = out_r[g]
+            num[:] = 0
+            emp[:] = emp0
+            stash[:] = 0
+            crossed[:] = 0
+            colstar[:] = 0
+            colcnt[:] = 0
+            boon[:] = 0
+            unl[:] = 0
+            puses[:] = 0
+            bcol[:] = 0
+            for k in range(C):
+                rg[k] = GAIN_WEIGHT * gain_of[0]
+            rg[C] = GAIN_WEIGHT * CHILD_GAIN
+            circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
+            for j in range(ints[7]):
+                r[e_stars[j]] = True
+            tg = tgt[g]
+            cover = tg >= 0  # (-1 unless cover)
+            tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
+            pos, number, owed = 0, 1, False
+            for t in range(T):
+                if t == 0:  # turn 1: the start
+                    ns = starts.shape[0]
+                    if rnd:
+                        dest = starts[np.int64(u[g, 0, 0] * ns)]
+                    else:
+                        bestv, dest = -BIG, -1
+                        for i in range(ns):
+                            sp = starts[i]
+                            sc = sp_candy[sp]
+                            h = cover and (e_path[sp] == tg or e_start[sp] == tg or e_stash[sc, stash[sc]] == tg)
+                            v = rg[sc]
+                            if v + HIT * h > bestv:
+                                bestv, dest = v + HIT * h, sp
+                    r[e_start[dest]] = True
                 else:
-                    bestv, dest = -BIG, -1
-                    for i in range(ns):
-                        sp = starts[i]
-                        sc = sp_candy[sp]
-                        h = cover and (e_path[sp] == tg or e_start[sp] == tg or e_stash[sc, stash[sc]] == tg)
-                        v = rg[sc]
-                        if v + HIT * h > bestv:
-                            bestv, dest = v + HIT * h, sp
-                r[e_start[dest]] = True
-            else:
-                a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
-                dbl = a == bd
-                have = circled - used
-                key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
-                kb = key * Q * (D + 1)
-                roll = ((a - 1) * 6 + bd - 1) * (D + 1)
-                tk = -1  # the power whose next use-circle is the cover target
-                aim = False  # whether some move this turn can mark the target (else: greedy)
-                if cover:
-                    for q in range(P):
-                        if (amask >> q) & 1 and e_power[q, puses[q]] == tg:
-                            tk = q
-                    aim = tk >= 0 or (tg_space >= 0 and num[tg_space] == 0)
-                    for q in range(C):
-                        aim = aim or e_stash[q, stash[q]] == tg
-                    for q in range(3):
-                        aim = aim or e_boon[q, boon[q]] == tg
-                md, bpay, k = -1, 0, 0  # the distance moved (-1: none) and its payment
-                lim = W if dbl else D  # doubles: any empty candy space too
-                bestv, tot, m = -BIG, 0, 0
-                if p == RANDOM:  # each reachable empty space's payments (doubles: a candy space's free write)
-                    for base in range(0, lim, 32):
-                        bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
+                    a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
+                    dbl = a == bd
+                    have = circled - used
+                    key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
+                    roll = ((a - 1) * 6 + bd - 1) * (D + 1)
+                    w, sh = (pos + 1) >> 6, (pos + 1) & 63  # bits j: the space pos + 1 + j is empty
+                    e0 = lshr(emp[w], sh) | ((emp[w + 1] << 1) << (63 - sh))
+                    e1 = lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh))
+                    ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
+                    he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
+                    md, bpay = -1, 0  # the distance moved (-1: none) and its payment
+                    w0, w1 = rec[key, 0], rec[key, 1]
+                    if t + 1 < T:  # fetch the next turn's record (powers and stars as now) while this
+                        # turn plays
+                        kn = ((min(dice[g, t + 1, 0], dice[g, t + 1, 1]) - 1) * 6 + max(dice[g, t + 1, 0],
+                              dice[g, t + 1, 1]) - 1) * M * (S + 1) + amask * (S + 1) + have
+                        prefetch(rec, kn * rec.shape[1])
+                        pk = pcnt if rnd else pchp  # and its pumpkins' cells
+                        prefetch(pk, kn * Q * (D + 1) + D + 1)
+                        prefetch(pk, min(kn * Q * (D + 1) + D + 65, pk.size - 1))
+                    hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
+                    cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
+                    cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
+                    if rnd:  # spaces with one way count 1 each; the others are visited
+                        spec = (ce0 & cx) | (he0 & hx) | (pe0 & pr)
+                        plain = ((ce0 & cb0) | (he0 & hb)) & ~spec
+                        plain1 = ce1 & cb1
+                        tot = popcount(plain) + popcount(plain1)
+                        bits = spec
                         while bits:
-                            d = base + trailing_zeros(bits) + 1
+                            j = trailing_zeros(bits)
                             bits &= bits - 1
-                            cell = sp_q[pos + d] + kb + (d if d <= D else 0)
-                            e = np.int64(npay[cell]) + (dbl and sp_candy[pos + d] >= 0 and cheap[cell] != 0)
-                            o_d[m] = d
-                            o_cnt[m] = e
-                            m += 1 if e else 0
-                            tot += e
-                for base in range(0, lim if p != RANDOM else 0, 32):  # greedy, cover
-                    bits = _open(reach, key, candw, emp, pos + 1 + base, base, lim, dbl)
-                    while bits:
-                        d = base + trailing_zeros(bits) + 1
-                        bits &= bits - 1
-                        at = pos + d  # the space, on the block laid out twice
-                        cand = sp_candy[at]
-                        cell = sp_q[at] + kb + (d if d <= D else 0)
-                        isc = dbl and cand >= 0
-                        pay = 0 if isc else np.int64(cheap[cell])
-                        if pay == NOPAY:
-                            continue
-                        g0 = rg[sp_rg[at]]
-                        v = g0 - cost[pay]
-                        if aim:
-                            dest = wrap[at]
-                            s = ch_sym[sp_child[dest]] if cand < 0 else 0
-                            nxt = e_stash[cand, stash[cand]] if cand >= 0 else e_boon[s, boon[s]]
-                            if e_path[dest] == tg or nxt == tg:
-                                v += HIT
-                            elif tk >= 0 and d <= D:  # the first cheapest payment with the target power
-                                # (a doubles write beyond the longest move is free: no power pays it)
-                                lst = sp_qi[dest] * 36 * (D + 1) + roll + d
+                            q = sp_cls[pos + 1 + j]
+                            tot += pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
+                                q == Q and dbl and recb[key, 16 + j + 1] != 0)
+                        if tot > 0:  # the k-th action: by distance, then payment
+                            k = np.int64(u[g, t, 0] * tot)
+                            bits, one = spec, True
+                            while bits:
+                                j = trailing_zeros(bits)
+                                bits &= bits - 1
+                                low = plain & ((1 << j) - 1)
+                                m = popcount(low)
+                                if k < m:
+                                    break
+                                k -= m
+                                plain ^= low
+                                q = sp_cls[pos + 1 + j]
+                                m = pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
+                                    q == Q and dbl and recb[key, 16 + j + 1] != 0)
+                                if k < m:
+                                    md, one = j + 1, False
+                                    break
+                                k -= m
+                            if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
+                                m = popcount(plain)
+                                md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
+                                q = sp_cls[pos + md]
+                                bpay = 0 if md > D or (dbl and q == Q) else np.int64(
+                                    pchp[key, q, md] if 0 < q < Q else recb[key, 16 + md])
+                            else:  # the k-th way to a space with several
+                                q = sp_cls[pos + md]
+                                if q == Q:
+                                    q = 0
+                                    if dbl and recb[key, 16 + md] != 0:  # the free write comes first
+                                        k -= 1
+                                bpay = 0
+                                lst = q * 36 * (D + 1) + roll + md
+                                for i in range(off[lst], off[lst + 1] if k >= 0 else 0):  # stars, then powers
+                                    code = np.int64(flat[i])
+                                    if c_mask[code] & ~amask == 0:
+                                        if k == 0:
+                                            bpay = code
+                                            break
+                                        k -= 1
+                    else:  # greedy, cover: the highest value, the first in canonical order on ties
+                        # cover: HIT more for a move that marks its target (hm: those spaces ahead;
+                        # hc: the candy all of whose spaces do); a power's use-circle is looked at below
+                        hm0, hm1, hc = 0, 0, -1
+                        if cover:
+                            if tkind == T_PATH and num[ta] == 0:
+                                d = ta - pos + (n if ta < pos else 0)
+                                hm0, hm1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
+                            elif tkind == T_STASH and stash[ta] == tb:
+                                hm0, hm1, hc = ccwin[ta, pos, 0], ccwin[ta, pos, 1], ta
+                            elif tkind == T_BOON and boon[ta] == tb:
+                                hm0 = swin[ta, pos]
+                        bestv = -BIG
+                        if dbl:  # every empty candy space: a free write worth its candy
+                            for i in range(C):
+                                m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                                if m0 | m1:
+                                    d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                    v = rg[i] + HIT * (i == hc)
+                                    if v > bestv or (v == bestv and d < md):
+                                        bestv, md = v, d
+                            m0, m1 = hm0 & ce0, hm1 & ce1  # cover: a target space its candy's first may hide
+                            if (m0 | m1) and hc < 0:
+                                d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                v = rg[sp_rg[pos + d]] + HIT
+                                if v > bestv or (v == bestv and d < md):
+                                    bestv, md = v, d
+                            bits = he0 & hb
+                        else:
+                            bits = (ce0 & cb0) | (he0 & hb)
+                        while bits:  # candy spaces and children: their first cheapest way
+                            j = trailing_zeros(bits)
+                            bits &= bits - 1
+                            pay = np.int64(recb[key, 17 + j])
+                            v = rg[sp_rg[pos + 1 + j]] - cost[pay] + HIT * (lshr(hm0, j) & 1)
+                            if v > bestv or (v == bestv and j + 1 < md):
+                                bestv, md, bpay = v, j + 1, pay
+                        bits = pe0 & pr
+                        while bits:  # pumpkins: looked up only if they could win (a condition only
+                            j = trailing_zeros(bits)  # removes ways, so it never lowers the cost)
+                            bits &= bits - 1
+                            h = HIT * (lshr(hm0, j) & 1)
+                            v = rg[C] - cost[recb[key, 17 + j]] + h
+                            if v > bestv or (v == bestv and j + 1 < md):
+                                pay = np.int64(pchp[key, sp_cls[pos + 1 + j], j + 1])
+                                if pay != NOPAY:
+                                    v = rg[C] - cost[pay] + h
+                                    if v > bestv or (v == bestv and j + 1 < md):
+                                        bestv, md, bpay = v, j + 1, pay
+                        if cover and tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
+                            # the moves paid with the target power: the first cheapest of each, if any
+                            # (a doubles write beyond the longest move is free: no power)
+                            bits = ((ce0 & cb0) | (he0 & hb) | (pe0 & pr)) & ((1 << D) - 1)
+                            hv, hd, hpay = -BIG, -1, 0
+                            while bits:
+                                j = trailing_zeros(bits)
+                                bits &= bits - 1
+                                d, at = j + 1, pos + 1 + j
+                                g0, c0 = rg[sp_rg[at]], recb[key, 16 + d]
+                                if c0 == NOPAY or g0 - cost[c0] <= hv:  # it cannot beat the best so far
+                                    continue
+                                q = sp_cls[at] if sp_cls[at] < Q else 0
+                                lst = q * 36 * (D + 1) + roll + d
                                 for i in range(off[lst], off[lst + 1]):
                                     code = np.int64(flat[i])
-                                    if (c_mask[code] >> tk) & 1 and c_mask[code] & ~amask == 0 \
-                                            and c_stars[code] <= have and g0 - cost[code] + HIT > v:
-                                        v, pay = g0 - cost[code] + HIT, code
-                        if v > bestv:
-                            bestv, md, bpay = v, d, pay
-                if tot > 0:  # random: the k-th payment of the turn
-                    k = np.int64(u[g, t, 0] * tot)
-                    j = 0
-                    while k >= o_cnt[j]:
-                        k -= o_cnt[j]
-                        j += 1
-                    md = o_d[j]
-                    if dbl and sp_candy[pos + md] >= 0 and (md > D or cheap[kb + md] != 0):
-                        k -= 1  # the free write
-                if p == RANDOM and md > 0 and k >= 0:  # the k-th payment of that distance
-                    dest = wrap[pos + md]
-                    cell = sp_q[dest] + kb + md
-                    if npay[cell] == 1:
-                        bpay = np.int64(cheap[cell])
-                    else:
-                        lst = sp_qi[dest] * 36 * (D + 1) + roll + md
-                        for i in range(off[lst], off[lst + 1]):  # ascending: stars, then powers
-                            code = np.int64(flat[i])
-                            if c_mask[code] & ~amask == 0:
-                                if k == 0:
-                                    bpay = code
-                                    break
-                                k -= 1
-                if md > 0:
-                    msk = c_mask[bpay]
-                    if msk:
-                        for q in range(P):
-                            if (msk >> q) & 1:
-                                puses[q] += 1
-                                if puses[q] == uses:
-                                    amask &= ~(1 << q)
-                                r[e_power[q, puses[q] - 1]] = True
-                    used += c_stars[bpay]
-                    dest = wrap[pos + md]
-                else:  # no move at all: the penalty
-                    pen += 1
-                    slot = 0
-                    if p == RANDOM:
-                        can = 0
-                        for k in range(C):
-                            can += 1 - crossed[k]
+                                    if (c_mask[code] >> ta) & 1 and c_mask[code] & ~amask == 0 \
+                                            and c_stars[code] <= have and g0 - cost[code] > hv:
+                                        hv, hd, hpay = g0 - cost[code], d, code
+                            if hd > 0:
+                                md, bpay = hd, hpay
+                    if md > 0:
+                        msk = c_mask[bpay]
+                        if msk:
+                            for q in range(P):
+                                if (msk >> q) & 1:
+                                    puses[q] += 1
+                                    if puses[q] == uses:
+                                        amask &= ~(1 << q)
+                                    r[e_power[q, puses[q] - 1]] = True
+                        used += c_stars[bpay]
+                        dest = wrap[pos + md]
+                    else:  # no move at all: the penalty
+                        pen += 1
+                        slot = 0
+                        if rnd:
+                            can = 0
+                            for k in range(C):
+                                can += 1 - crossed[k]
+                            if can:
+                                k = np.int64(u[g, t, 0] * can)
+                                for i in range(C):
+                                    if not crossed[i]:
+                                        if k == 0:
+                                            break
+                                        k -= 1
+                        else:
+                            bestv, i = -BIG, -1
+                            for k in range(C):
+                                if not crossed[k]:
+                                    h = cover and e_pen[k] == tg
+                                    v = -pts0[stash[k]]
+                                    if v + HIT * h > bestv:
+                                        bestv, i = v + HIT * h, k
+                            can = 1 if i >= 0 else 0
                         if can:
-                            k = np.int64(u[g, t, 0] * can)
+                            crossed[i] = 1
+                            rg[i] = 0
+                            r[e_pen[i]] = True
+                            slot = 1
+                        uu = u[g, t, slot % K]
+                        if rnd:  # the k-th empty candy space
+                            m = popcount(ce0)
+                            k = np.int64(uu * (m + popcount(ce1)))
+                            dest = wrap[pos + 1 + (_select(ce0, k) if k < m else 64 + _select(ce1, k - m))]
+                        else:
+                            bestv, bd = -BIG, 0  # each candy's first empty space (cover: a hit first)
                             for i in range(C):
-                                if not crossed[i]:
-                                    if k == 0:
-                                        break
-                                    k -= 1
-                    else:
-                        bestv, i = -BIG, -1
-                        for k in range(C):
-                            if not crossed[k]:
-                                h = cover and e_pen[k] == tg
-                                v = -pts0[stash[k]]
-                                if v + HIT * h > bestv:
-                                    bestv, i = v + HIT * h, k
-                        can = 1 if i >= 0 else 0
-                    if can:
-                        crossed[i] = 1
-                        rg[i] = 0
-                        r[e_pen[i]] = True
-                        slot = 1
-                    uu = u[g, t, slot % K]
-                    if p == RANDOM:
-                        m = 0
-                        for j in range(W):
-                            dest = wrap[pos + j + 1]
-                            if sp_candy[dest] >= 0 and num[dest] == 0:
-                                o_cnt[m] = dest
-                                m += 1
-                        dest = o_cnt[np.int64(uu * m)]
+                                m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                                if m0 | m1:
+                                    d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
+                                    v = rg[i] + HIT * (cover and e_stash[i, stash[i]] == tg)
+                                    if v > bestv or (v == bestv and d < bd):
+                                        bestv, bd = v, d
+                            d = ta - pos + (n if ta < pos else 0)  # cover: the target space, if an empty candy one
+                            if tkind == T_PATH and d > 0 and (ce0 >> (d - 1) if d <= 64 else ce1 >> (d - 65)) & 1:
+                                v = rg[sp_candy[ta]] + HIT
+                                if v > bestv or (v == bestv and d < bd):
+                                    bestv, bd = v, d
+                            dest = wrap[pos + bd]
+                # write the number and take what the space gives
+                num[dest] = number
+                emp[dest >> 6] &= ~(1 << (dest & 63))
+                emp[(dest + n) >> 6] &= ~(1 << ((dest + n) & 63))
+                pos = dest
+                r[e_path[dest]] = True
+                cand = sp_candy[dest]
+                owed = False
+                if cand < 0:
+                    ch = sp_child[dest]
+                    s = ch_sym[ch]
+                    if boon[s] < sym_count[s]:
+                        boon[s] += 1
+                        col = boon[s]
+                        r[e_boon[s, col - 1]] = True
+                        done = True
+                        for q in range(3):
+                            if sym_count[q] >= col and boon[q] < col:
+                                done = False
+                        if done:
+                            bcol[col - 1] = 1
+                            r[e_bcol[col - 1]] = True
+                    kind = ch_kind[ch]
+                    if kind == 0:
+                        pumpkins += 1
+                        if pumpkins == ints[8]:
+                            bpk = 1
+                            r[ints[13]] = True
+                    elif kind == 1:
+                        owed = True
+                    elif kind == 2:
+                        cand = -2  # circle a star below
+                    elif kind == 3:
+                        sweet += 1
+                        if sweet == 2:
+                            rj = 1
+                            if ints[11] >= 0:
+                                r[ints[11]] = True
+                    elif kind == 4:
+                        unl[ch_moon[ch]] = 1
+                        amask |= 1 << ch_moon[ch]
+                if owed:  # the Pirate: a candy of choice
+                    if rnd:
+                        cand = np.int64(u[g, t, 1 % K] * C)
                     else:
                         bestv = -BIG
-                        for j in range(W):
-                            sp = wrap[pos + j + 1]
-                            cand = sp_candy[sp]
-                            if cand >= 0 and num[sp] == 0:
-                                h = cover and (e_path[sp] == tg or e_stash[cand, stash[cand]] == tg)
-                                v = rg[cand]
-                                if v + HIT * h > bestv:
-                                    bestv, dest = v + HIT * h, sp
-            # write the number and take what the space gives
-            num[dest] = number
-            emp[dest >> 5] &= ~(1 << (dest & 31))
-            emp[(dest + n) >> 5] &= ~(1 << ((dest + n) & 31))
-            pos = dest
-            r[e_path[dest]] = True
-            cand = sp_candy[dest]
-            owed = False
-            if cand < 0:
-                ch = sp_child[dest]
-                s = ch_sym[ch]
-                if boon[s] < sym_count[s]:
-                    boon[s] += 1
-                    col = boon[s]
-                    r[e_boon[s, col - 1]] = True
-                    done = True
-                    for q in range(3):
-                        if sym_count[q] >= col and boon[q] < col:
-                            done = False
-                    if done:
-                        bcol[col - 1] = 1
-                        r[e_bcol[col - 1]] = True
-                kind = ch_kind[ch]
-                if kind == 0:
-                    pumpkins += 1
-                    if pumpkins == ints[8]:
-                        bpk = 1
-                        r[ints[13]] = True
-                elif kind == 1:
-                    owed = True
-                elif kind == 2:
-                    cand = -2  # circle a star below
-                elif kind == 3:
-                    sweet += 1
-                    if sweet == 2:
-                        rj = 1
-                        if ints[11] >= 0:
-                            r[ints[11]] = True
-                elif kind == 4:
-                    unl[ch_moon[ch]] = 1
-                    amask |= 1 << ch_moon[ch]
-            if owed:  # the Pirate: a candy of choice
-                if p == RANDOM:
-                    cand = np.int64(u[g, t, 1 % K] * C)
-                else:
-                    bestv = -BIG
-                    for k in range(C):
-                        h = cover and e_stash[k, stash[k]] == tg
-                        v = rg[k]
-                        if v + HIT * h > bestv:
-                            bestv, cand = v + HIT * h, k
-            if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
-                col = stash[cand]
-                if col < ncol:
-                    stash[cand] = col + 1
-                    rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
-                    r[e_stash[cand, col]] = True
-                    colcnt[col] += 1
-                    if not colstar[col] and colcnt[col] >= thr[col]:
-                        colstar[col] = 1
-                        r[e_colstar[col]] = True
-                        cand = -2
-            if cand == -2 and circled < S:  # circle a star
-                circled += 1
-                r[e_stars[circled - 1]] = True
-                if circled == S:
-                    bst = 1
-                    r[ints[12]] = True
-            number += 1
-        # the end: score and the state in State.vector's order
-        score, unused = 0, circled - used
-        for k in range(C):
-            if not crossed[k]:
-                score += pts0[stash[k]]
-        nbars = rj + bst + bpk
-        for k in range(nbcol):
-            nbars += bcol[k]
-        for q in range(P):
-            unused += unl[q] * (uses - puses[q])
-        out_score[g] = score + ints[9] * nbars
-        out_pen[g] = pen
-        out_unused[g] = unused
-        out_turns[g] = num[pos]
-        x = out_x[g]
-        i = _put(x, _put(x, _put(x, 0, num, n), stash, C), crossed, C)
-        i = _put(x, i, colstar, ncol)
-        x[i] = circled
-        x[i + 1] = used
-        i = _put(x, _put(x, _put(x, _put(x, i + 2, boon, 3), unl, P), puses, P), bcol, nbcol)
-        x[i] = rj
-        x[i + 1] = bst
-        x[i + 2] = bpk
-        x[i + 3] = pumpkins
-        x[i + 4] = sweet
-        x[i + 5] = pos
-        x[i + 6] = pen
-        x[i + 7] = circled - used
+                        for k in range(C):
+                            h = cover and e_stash[k, stash[k]] == tg
+                            v = rg[k]
+                            if v + HIT * h > bestv:
+                                bestv, cand = v + HIT * h, k
+                if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
+                    col = stash[cand]
+                    if col < ncol:
+                        stash[cand] = col + 1
+                        rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
+                        r[e_stash[cand, col]] = True
+                        colcnt[col] += 1
+                        if not colstar[col] and colcnt[col] >= thr[col]:
+                            colstar[col] = 1
+                            r[e_colstar[col]] = True
+                            cand = -2
+                if cand == -2 and circled < S:  # circle a star
+                    circled += 1
+                    r[e_stars[circled - 1]] = True
+                    if circled == S:
+                        bst = 1
+                        r[ints[12]] = True
+                number += 1
+            # the end: score and the state in State.vector's order
+            score, unused = 0, circled - used
+            for k in range(C):
+                if not crossed[k]:
+                    score += pts0[stash[k]]
+            nbars = rj + bst + bpk
+            for k in range(nbcol):
+                nbars += bcol[k]
+            for q in range(P):
+                unused += unl[q] * (uses - puses[q])
+            out_score[g] = score + ints[9] * nbars
+            out_pen[g] = pen
+            out_unused[g] = unused
+            out_turns[g] = num[pos]
+            x = out_x[g]
+            for k in range(n):
+                x[k] = num[k]
+            for k in range(C):
+                x[n + k], x[n + C + k] = stash[k], crossed[k]
+            i = n + 2 * C
+            for k in range(ncol):
+                x[i + k] = colstar[k]
+            i += ncol
+            x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4] = circled, used, boon[0], boon[1], boon[2]
+            i += 5
+            for q in range(P):
+                x[i + q], x[i + P + q] = unl[q], puses[q]
+            i += 2 * P
+            for k in range(nbcol):
+                x[i + k] = bcol[k]
+            i += nbcol
+            x[i] = rj
+            x[i + 1] = bst
+            x[i + 2] = bpk
+            x[i + 3] = pumpkins
+            x[i + 4] = sweet
+            x[i + 5] = pos
+            x[i + 6] = pen
+            x[i + 7] = circled - used
+
+    return play
+
+
+_random, _greedy = _engine(True), _engine(False)
 
 
 def fast(doc, dice, u, policy, targets) -> Batch:
@@ -508,6 +673,7 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     width = n + 2 * C + ncol + 2 + 3 + 2 * P + nbars + 5
     out = Batch(np.empty(G, i8), np.zeros((G, len(b.element_ids)), np.bool_), np.empty(G, i8), np.empty(G, i8),
                 np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), np.int16))
-    _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, tgt, ints, *arrays,
-          out.score, out.penalties, out.unused_powers, out.turns, out.state, out.reached)
+    play = _random if pol == RANDOM else _greedy
+    play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), tgt, ints, *arrays,
+         out.score, out.penalties, out.unused_powers, out.turns, out.state, out.reached)
     return out
