@@ -233,7 +233,7 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
         6: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3))]}
 
 
-def _front_html(kit: Kit) -> str:
+def _front_html(kit: Kit, heights: dict[str, float] | None = None) -> str:
     from .documents import render_html
 
     from .games.rules_cards.source import product_needs
@@ -244,7 +244,7 @@ def _front_html(kit: Kit) -> str:
     return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
                        home=home,
                        span=span, pips=PIPS, duplex=_ranges(kit.parts, True),
-                       simplex=_ranges(kit.parts, False))
+                       simplex=_ranges(kit.parts, False), heights=heights or {})
 
 
 def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None,
@@ -285,15 +285,22 @@ def settle(kit: Kit) -> Kit:
 
     print_shop = kit.print_shop
     front = [p for p in kit.parts if p.role != "component"]
+    heights = _column_heights(kit)
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
         _number(kit.parts)
-        doc = layout(cmyk_html(_front_html(kit)) if print_shop else _front_html(kit))
+        html = _front_html(kit, heights)
+        doc = layout(cmyk_html(html) if print_shop else html)
         starts: dict[str, int] = {}
         for i, page in enumerate(doc.pages):  # a section spanning pages repeats its anchor
             for a in page.anchors:
                 starts.setdefault(a, i)
+        overflowed = [g for g in heights if not _fits(doc, starts, g, kit.paper)]
+        if overflowed:  # the worked-out height was short: WeasyPrint balances those pages
+            for g in overflowed:
+                del heights[g]
+            continue
         ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
         sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
         if sizes == [p.pages for p in front]:
@@ -303,6 +310,31 @@ def settle(kit: Kit) -> Kit:
             p.pages = n
     raise SheetgenError(f"the front pages of the {kit.product} kit do not settle",
                         fix="report this as a bug")
+
+
+def _column_heights(kit: Kit) -> dict[str, float]:
+    """Each game's rules-column height (mm), where its text fits one page's two columns."""
+    from .balance import column_height, fits_page
+    from .documents import rich
+
+    out = {}
+    for g in kit.games:
+        h = column_height(str(rich(g.needs_sentence())) if g.needs else "",
+                          [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections], kit.paper)
+        if fits_page(h, kit.paper):
+            out[g.id] = h
+    return out
+
+
+def _fits(doc, starts: dict[str, int], game: str, paper: str) -> bool:
+    """Whether a game's rules text ended in the second column of its first page."""
+    from .balance import ends_in_columns
+
+    end = starts.get(f"end-rules-{game}")
+    if end is None or end != starts.get(f"part-rules-{game}"):
+        return False
+    x = doc.pages[end].anchors[f"end-rules-{game}"][0]
+    return ends_in_columns(x, paper)
 
 
 def number(kit: Kit, front_pages: list[int]) -> None:
