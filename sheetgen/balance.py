@@ -28,7 +28,7 @@ NEEDS_INSET, NEEDS_ABOVE, NEEDS_BELOW, NEEDS_AFTER = 1.2 + 8.0, 2.5, 1.0, 3.0  #
 GAP, SIDE_MARGINS = 7.0, 30.0  # column gap, page side margins (mm)
 PAPER_WIDTH = {"a4": 210.0, "letter": 215.9}
 PAPER_HEIGHT = {"a4": 297.0, "letter": 279.4}
-ROOM = 33.0 + 34.0  # mm of a rules page that is not its columns: page margins, the game's title
+ROOM = 33.0 + 31.0  # mm of a rules page that is not its columns: page margins, the game's title
 FONTS = {"": "Lato-Regular.ttf", "b": "Lato-Bold.ttf", "i": "Lato-Italic.ttf", "head": "Lato-Black.ttf"}
 _MARKUP = re.compile(r"(<br ?/?>|</?[bi]>)")
 HYPHEN = "\u2010"  # WeasyPrint's hyphenate-character
@@ -156,9 +156,10 @@ def column_height(needs: str, sections: list[tuple[str, str]], paper: str) -> fl
     return _split(_blocks(needs, sections, measure)) + TEXT * LEADING * PT
 
 
-def fits_page(height: float, paper: str) -> bool:
-    """Whether columns of this height fit under a rules page's title."""
-    return height <= PAPER_HEIGHT[paper] - ROOM
+def fits_page(height: float, paper: str, spare: bool = False) -> bool:
+    """Whether columns of this height (from `column_height`; without its line to spare) fit
+    under a rules page's title."""
+    return height - (TEXT * LEADING * PT if spare else 0.0) <= PAPER_HEIGHT[paper] - ROOM
 
 
 def ends_in_columns(x: float, paper: str) -> bool:

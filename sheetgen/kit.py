@@ -280,12 +280,16 @@ def start(product: str, paper: str = "a4", copies: int = 1, render=render_compon
 
 def settle(kit: Kit) -> Kit:
     """Lay out the kit's front and number its parts."""
+    from .balance import fits_page
     from .documents import layout, pdf
     from .printshop import cmyk_html
 
     print_shop = kit.print_shop
     front = [p for p in kit.parts if p.role != "component"]
-    heights = _column_heights(kit)
+    worked_out = _column_heights(kit)
+    heights = {g: h for g, h in worked_out.items() if fits_page(h, kit.paper)}
+    for part, game in zip(kit.rules, kit.games):  # first guess: rules too long for a page take two
+        part.pages = 1 if fits_page(worked_out[game.id], kit.paper, spare=True) else 2
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
@@ -313,17 +317,13 @@ def settle(kit: Kit) -> Kit:
 
 
 def _column_heights(kit: Kit) -> dict[str, float]:
-    """Each game's rules-column height (mm), where its text fits one page's two columns."""
-    from .balance import column_height, fits_page
+    """Each game's rules-column height (mm), worked out from its text."""
+    from .balance import column_height
     from .documents import rich
 
-    out = {}
-    for g in kit.games:
-        h = column_height(str(rich(g.needs_sentence())) if g.needs else "",
-                          [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections], kit.paper)
-        if fits_page(h, kit.paper):
-            out[g.id] = h
-    return out
+    return {g.id: column_height(str(rich(g.needs_sentence())) if g.needs else "",
+                                [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections],
+                                kit.paper) for g in kit.games}
 
 
 def _fits(doc, starts: dict[str, int], game: str, paper: str) -> bool:
