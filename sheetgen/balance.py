@@ -1,14 +1,14 @@
-"""The height of a rules page's two columns, worked out before WeasyPrint lays the page out.
+"""A rules page's text cut into its two columns before WeasyPrint lays the page out.
 
-WeasyPrint balances columns by laying them out again and again at growing heights: that was
-about half the time of a kit's front. Given the height, `column-fill: auto` lays them out once.
-The height comes from the fonts' advance widths: each paragraph is broken into lines greedily, as
-WeasyPrint does (breaks at spaces and after hyphens, words hyphenated with the same dictionary),
-and the lines are split between the columns where the taller one is shortest, keeping two lines
-of a paragraph together at either end and a heading with its text. The numbers mirror
-kit.css.j2's rules styles. Kerning is not applied, so a line measured here is no narrower than
-WeasyPrint's. `kit.settle` checks that the text ended in the second column of the page, and
-else lets WeasyPrint balance that game's page (the same page, laid out the slow way).
+WeasyPrint balances CSS columns by laying them out again and again at growing heights: that was
+about half the time of a kit's front. Cut beforehand into two floated columns, the text is laid
+out once. Where to cut comes from the fonts' advance widths: each paragraph is broken into lines
+greedily, as WeasyPrint breaks them (at spaces and after hyphens, words hyphenated with the same
+dictionary), and the text is cut between sections, at a forced line break or after a sentence,
+where the taller column is shortest; so the first column's last line ends where a line ends
+anyway. The numbers mirror kit.css.j2's rules styles; kerning is not applied. `kit.settle`
+checks that both columns ended on the rules' first page, above its bottom margin, and else lets
+WeasyPrint balance that game's text in CSS columns (as it does when `fits_page` says no).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ NEEDS_INSET, NEEDS_ABOVE, NEEDS_BELOW, NEEDS_AFTER = 1.2 + 8.0, 2.5, 1.0, 3.0  #
 GAP, SIDE_MARGINS = 7.0, 30.0  # column gap, page side margins (mm)
 PAPER_WIDTH = {"a4": 210.0, "letter": 215.9}
 PAPER_HEIGHT = {"a4": 297.0, "letter": 279.4}
+BOTTOM_MARGIN = 17.0
 ROOM = 33.0 + 31.0  # mm of a rules page that is not its columns: page margins, the game's title
 FONTS = {"": "Lato-Regular.ttf", "b": "Lato-Bold.ttf", "i": "Lato-Italic.ttf", "head": "Lato-Black.ttf"}
 _MARKUP = re.compile(r"(<br ?/?>|</?[bi]>)")
@@ -107,25 +108,54 @@ def line_count(markup: str, measure: float, size: float = TEXT) -> int:
 
 
 @dataclass
-class _Block:
-    height: float  # mm, of its lines
-    lines: int  # > 1: a paragraph that may break between lines
-    above: float  # margin before it (mm), when not at a column top
-    keep: bool = False  # no break before it (a heading's text)
+class Block:
+    """What a column shows: the needs box, or a section's heading (None: the section goes on
+    from the other column) and text (rules markup)."""
+    heading: str | None
+    text: str
+    needs: bool = False
 
 
-def _blocks(needs: str, sections: list[tuple[str, str]], measure: float) -> list[_Block]:
-    line, head = TEXT * LEADING * PT, HEAD * HEAD_LEADING * PT
-    out = []
-    if needs:  # the box is one block: padding, heading, text, padding
-        n = line_count(needs, measure - NEEDS_INSET)
-        out.append(_Block(NEEDS_ABOVE + head + HEAD_BELOW + n * line + PARA_BELOW + NEEDS_BELOW, 1, 0.0))
-    for i, (heading, text) in enumerate(sections):
-        heads = _head_lines(heading, measure)
-        above = (NEEDS_AFTER if needs else 0.0) if i == 0 else HEAD_ABOVE
-        out.append(_Block(heads * head + HEAD_BELOW, 1, above))
-        out.append(_Block(line_count(text, measure) * line, line_count(text, measure), 0.0, keep=True))
+@dataclass
+class _Piece:
+    section: int  # -1: the needs box
+    heading: str | None  # the section's first piece carries its heading
+    text: str
+    height: float  # mm
+    above: float  # margin before it (mm)
+
+
+def _chunks(markup: str) -> list[str]:
+    """A paragraph cut at its forced line breaks (<br/>) outside bold or italic."""
+    out, depth = [""], 0
+    for piece in _MARKUP.split(markup):
+        if piece.startswith("<br") and depth == 0:
+            out.append("")
+            continue
+        depth += (piece in ("<b>", "<i>")) - (piece in ("</b>", "</i>"))
+        out[-1] += piece
     return out
+
+
+def _pieces(needs: str, sections: list[tuple[str, str]], measure: float) -> list[_Piece]:
+    out = []
+    if needs:
+        out.append(_piece(-1, None, needs, 0.0, measure))
+    for i, (heading, text) in enumerate(sections):
+        above = (NEEDS_AFTER if needs else 0.0) if i == 0 else HEAD_ABOVE
+        out += [_piece(i, heading, chunk, above, measure) if k == 0 else _piece(i, None, chunk, 0.0, measure)
+                for k, chunk in enumerate(_chunks(text))]
+    return out
+
+
+def _piece(section: int, heading: str | None, text: str, above: float, measure: float) -> _Piece:
+    line, head = TEXT * LEADING * PT, HEAD * HEAD_LEADING * PT
+    if section < 0:  # the needs box: padding, heading, text, padding
+        n = line_count(text, measure - NEEDS_INSET)
+        return _Piece(-1, None, text, NEEDS_ABOVE + head + HEAD_BELOW + n * line + PARA_BELOW + NEEDS_BELOW, 0.0)
+    lines = line_count(text, measure) * line
+    top = _head_lines(heading, measure) * head + HEAD_BELOW if heading else 0.0
+    return _Piece(section, heading, text, top + lines, above)
 
 
 def _head_lines(heading: str, measure: float) -> int:
@@ -133,36 +163,66 @@ def _head_lines(heading: str, measure: float) -> int:
     return max(1, -(-int(width(upper, "head", HEAD, HEAD_SPACING) * 100) // int(measure * 100)))
 
 
-def _split(blocks: list[_Block]) -> float:
-    """The shortest height at which the blocks fill two columns: the taller column, over every
-    place the first column may end (the margin at the break is dropped: the second column
-    starts at its top)."""
-    line = TEXT * LEADING * PT
-    cuts, y = [], 0.0  # (height of the first column, margin dropped at the break)
-    for n, b in enumerate(blocks):
-        y += b.above if n else 0.0
-        cuts += [(y + k * line, 0.0) for k in range(2, b.lines - 1)]  # two lines either side
-        y += b.height
-        if n + 1 < len(blocks) and not blocks[n + 1].keep:
-            cuts.append((y, blocks[n + 1].above))
-    return min([max(first, y - first - dropped) for first, dropped in cuts], default=y)
+def _blocks(pieces: list[_Piece]) -> list[Block]:
+    """A column's pieces as blocks: the pieces of one section joined again by their <br/>."""
+    out: list[Block] = []
+    for n, p in enumerate(pieces):
+        if n and p.section == pieces[n - 1].section:
+            out[-1].text += "<br/>" + p.text
+        else:
+            out.append(Block(p.heading, p.text, needs=p.section < 0))
+    return out
 
 
-def column_height(needs: str, sections: list[tuple[str, str]], paper: str) -> float:
-    """The height (mm) to give a rules page's two columns of this text: the split found, and a
-    line to spare (the margins at breaks and WeasyPrint's line boxes are not modelled exactly;
-    with it every shipped game fits, within a few mm of WeasyPrint's own balance)."""
+_SENTENCE = re.compile(r"(?<=[.!?]) (?=[A-Z<])")
+
+
+def _sentence_cuts(p: _Piece, measure: float) -> list[tuple[_Piece, _Piece]]:
+    """A piece cut after each of its sentences (outside bold or italic): (first part, rest)."""
+    out = []
+    for m in _SENTENCE.finditer(p.text):
+        head, tail = p.text[:m.start()], p.text[m.end():]
+        if head.count("<") == head.count("</") * 2:  # every tag opened before is closed
+            out.append((_piece(p.section, p.heading, head, p.above, measure),
+                        _piece(p.section, None, tail, 0.0, measure)))
+    return out
+
+
+def _height(pieces: list[_Piece]) -> float:
+    """A column's height; a section that starts the second column keeps its margin above, as
+    WeasyPrint's columns keep it (the first column's first piece has none)."""
+    return sum(p.height + p.above for p in pieces)
+
+
+@dataclass
+class Split:
+    columns: list[list[Block]]  # the text of each column
+    height: float  # the taller column (mm), with a line to spare: margins and WeasyPrint's line
+    # boxes are not modelled exactly
+    even: float  # the same for columns cut anywhere (as WeasyPrint balances them)
+
+
+def split(needs: str, sections: list[tuple[str, str]], paper: str) -> Split:
+    """A rules page's text in two columns, cut where the taller column is shortest: between
+    sections, at a forced line break or after a sentence (so the first column's last line ends
+    as WeasyPrint would end it)."""
     measure = (PAPER_WIDTH[paper] - SIDE_MARGINS - GAP) / 2
-    return _split(_blocks(needs, sections, measure)) + TEXT * LEADING * PT
+    pieces = _pieces(needs, sections, measure)
+    options = [(pieces[:n], pieces[n:]) for n in range(1, len(pieces))]
+    options += [(pieces[:n] + [a], [b] + pieces[n + 1:]) for n, p in enumerate(pieces)
+                for a, b in _sentence_cuts(p, measure)]
+    first, second = min(options, key=lambda o: max(_height(o[0]), _height(o[1])),
+                        default=(pieces, []))
+    line = TEXT * LEADING * PT
+    return Split([_blocks(first), _blocks(second)], max(_height(first), _height(second)) + line,
+                 _height(pieces) / 2 + line)
 
 
-def fits_page(height: float, paper: str, spare: bool = False) -> bool:
-    """Whether columns of this height (from `column_height`; without its line to spare) fit
-    under a rules page's title."""
-    return height - (TEXT * LEADING * PT if spare else 0.0) <= PAPER_HEIGHT[paper] - ROOM
+def fits_page(height: float, paper: str) -> bool:
+    """Whether columns of this height fit under a rules page's title."""
+    return height <= PAPER_HEIGHT[paper] - ROOM
 
 
-def ends_in_columns(x: float, paper: str) -> bool:
-    """Whether a point `x` CSS px from the page's left edge lies in the two columns (text that
-    did not fit them runs on into a third column, right of the page's text area)."""
-    return x * 25.4 / 96 <= PAPER_WIDTH[paper] - SIDE_MARGINS / 2
+def ends_on_page(y: float, paper: str) -> bool:
+    """Whether a point `y` CSS px from the page's top lies above its bottom margin."""
+    return y * 25.4 / 96 <= PAPER_HEIGHT[paper] - BOTTOM_MARGIN

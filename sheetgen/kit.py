@@ -233,7 +233,7 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
         6: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3))]}
 
 
-def _front_html(kit: Kit, heights: dict[str, float] | None = None) -> str:
+def _front_html(kit: Kit, columns: dict[str, list] | None = None) -> str:
     from .documents import render_html
 
     from .games.rules_cards.source import product_needs
@@ -244,7 +244,7 @@ def _front_html(kit: Kit, heights: dict[str, float] | None = None) -> str:
     return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
                        home=home,
                        span=span, pips=PIPS, duplex=_ranges(kit.parts, True),
-                       simplex=_ranges(kit.parts, False), heights=heights or {})
+                       simplex=_ranges(kit.parts, False), columns=columns or {})
 
 
 def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None,
@@ -286,24 +286,24 @@ def settle(kit: Kit) -> Kit:
 
     print_shop = kit.print_shop
     front = [p for p in kit.parts if p.role != "component"]
-    worked_out = _column_heights(kit)
-    heights = {g: h for g, h in worked_out.items() if fits_page(h, kit.paper)}
+    split = _split_rules(kit)
+    columns = {g: s.columns for g, s in split.items() if fits_page(s.height, kit.paper)}
     for part, game in zip(kit.rules, kit.games):  # first guess: rules too long for a page take two
-        part.pages = 1 if fits_page(worked_out[game.id], kit.paper, spare=True) else 2
+        part.pages = 1 if fits_page(split[game.id].even, kit.paper) else 2
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
         _number(kit.parts)
-        html = _front_html(kit, heights)
+        html = _front_html(kit, columns)
         doc = layout(cmyk_html(html) if print_shop else html)
         starts: dict[str, int] = {}
         for i, page in enumerate(doc.pages):  # a section spanning pages repeats its anchor
             for a in page.anchors:
                 starts.setdefault(a, i)
-        overflowed = [g for g in heights if not _fits(doc, starts, g, kit.paper)]
-        if overflowed:  # the worked-out height was short: WeasyPrint balances those pages
+        overflowed = [g for g in columns if not _fits(doc, starts, g, kit.paper)]
+        if overflowed:  # a column ran off its page: WeasyPrint balances those games' text
             for g in overflowed:
-                del heights[g]
+                del columns[g]
             continue
         ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
         sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
@@ -316,25 +316,26 @@ def settle(kit: Kit) -> Kit:
                         fix="report this as a bug")
 
 
-def _column_heights(kit: Kit) -> dict[str, float]:
-    """Each game's rules-column height (mm), worked out from its text."""
-    from .balance import column_height
+def _split_rules(kit: Kit) -> dict:
+    """Each game's rules text cut into two columns (balance.Split)."""
+    from .balance import split
     from .documents import rich
 
-    return {g.id: column_height(str(rich(g.needs_sentence())) if g.needs else "",
-                                [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections],
-                                kit.paper) for g in kit.games}
+    return {g.id: split(str(rich(g.needs_sentence())) if g.needs else "",
+                        [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections], kit.paper)
+            for g in kit.games}
 
 
 def _fits(doc, starts: dict[str, int], game: str, paper: str) -> bool:
-    """Whether a game's rules text ended in the second column of its first page."""
-    from .balance import ends_in_columns
+    """Whether both columns of a game's rules ended on its first page, above the bottom margin."""
+    from .balance import ends_on_page
 
-    end = starts.get(f"end-rules-{game}")
-    if end is None or end != starts.get(f"part-rules-{game}"):
-        return False
-    x = doc.pages[end].anchors[f"end-rules-{game}"][0]
-    return ends_in_columns(x, paper)
+    for n in (1, 2):
+        end = starts.get(f"end-rules-{game}-{n}")
+        if end is None or end != starts.get(f"part-rules-{game}") or \
+                not ends_on_page(doc.pages[end].anchors[f"end-rules-{game}-{n}"][1], paper):
+            return False
+    return True
 
 
 def number(kit: Kit, front_pages: list[int]) -> None:

@@ -1,10 +1,15 @@
-"""The rules columns' height worked out before layout (sheetgen.balance) and its use by kit.settle."""
+"""The rules text cut into two columns before layout (sheetgen.balance) and its use by kit.settle."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfReader
 
 from sheetgen import balance, documents, kit
+
+LINE = balance.TEXT * balance.LEADING * balance.PT
 
 
 def test_forced_breaks_and_long_text_make_lines():
@@ -12,7 +17,7 @@ def test_forced_breaks_and_long_text_make_lines():
     assert balance.line_count("Roll.<br/> <b>Scare:</b> the other die.", 80) == 2
     text = "one two three four five six seven eight nine ten " * 6
     lines = balance.line_count(text, 40)
-    assert lines == balance.line_count(text, 40.0) > balance.line_count(text, 80) > 1
+    assert lines > balance.line_count(text, 80) > 1
     # every line but the last is at most the measure wide: the words of one line do not fit 40 mm
     assert balance.width(text.strip(), "", balance.TEXT) > 40 * (lines - 1)
 
@@ -20,24 +25,39 @@ def test_forced_breaks_and_long_text_make_lines():
 def test_a_long_word_is_hyphenated_to_fill_the_line():
     words = "a " * 20 + "extraordinarily"
     width = balance.width("a " * 20, "", balance.TEXT)
-    # the line is a little wider than the short words: without hyphenation the long word would
-    # go to the next line whole; a hyphenated piece of it fits on the first line
+    # a little wider than the short words: the long word whole goes to the next line, but a
+    # hyphenated piece of it fits on the first, and the rest makes the second
     assert balance.line_count(words, width + 3) == 2
     assert balance.line_count(words, width + balance.width("extraordinarily", "", balance.TEXT) + 1) == 1
 
 
-def test_the_split_balances_two_equal_sections():
-    text = "word " * 200
-    line = balance.TEXT * balance.LEADING * balance.PT
-    measure = (210 - 30 - 7) / 2  # an A4 column
+def test_two_equal_sections_go_one_to_a_column():
+    text = "Roll the dice. " * 40
+    s = balance.split("", [("Goal", text), ("Turn", text)], "a4")
+    assert [[(b.heading, b.text) for b in col] for col in s.columns] == [[("Goal", text)], [("Turn", text)]]
+    measure = (210 - 30 - 7) / 2
     section = (balance.HEAD * balance.HEAD_LEADING * balance.PT + balance.HEAD_BELOW
-               + balance.line_count(text, measure) * line)
-    two = balance.column_height("", [("Goal", text), ("Turn", text)], "a4")
-    assert two == pytest.approx(section + line)  # a section in each column, and a line to spare
-    one = balance.column_height("", [("Goal", text)], "a4")
-    assert section / 2 < one - line < section / 2 + line  # one section halved, to a line
-    head = section - balance.line_count(text, measure) * line
-    assert balance.column_height("", [("Goal", "Short.")], "a4") == pytest.approx(head + 2 * line)
+               + balance.line_count(text, measure) * LINE)
+    # the second column keeps the section's margin above, as CSS columns keep it
+    assert s.height == pytest.approx(section + balance.HEAD_ABOVE + LINE)
+
+
+def test_one_section_is_cut_after_a_sentence_or_a_forced_break():
+    text = "<b>Open:</b> mark a space. " * 12 + "<br/> " + "<b>Close:</b> one more die. " * 12
+    s = balance.split("Two dice.", [("Use the dice", text.strip())], "a4")
+    first, second = s.columns
+    assert first[0].needs and first[0].text == "Two dice." and first[1].heading == "Use the dice"
+    assert len(second) == 1 and second[0].heading is None  # the section goes on, no heading again
+    a, b = first[1].text, second[0].text  # cut after a sentence (a space) or at the <br/>
+    assert text.strip() in (a + " " + b, a + "<br/>" + b)  # nothing lost, nothing added
+    assert first[1].text.endswith(".") and second[0].text.lstrip().startswith("<b>")
+
+
+def test_a_cut_never_opens_bold_in_one_column_and_closes_it_in_the_other():
+    text = "<b>" + "Roll the dice. Then mark them. " * 30 + "</b>"
+    for col in balance.split("", [("Goal", text)], "a4").columns:
+        for b in col:
+            assert b.text.count("<b>") == b.text.count("</b>")
 
 
 def _kit(product: str, paper: str) -> kit.Kit:
@@ -52,33 +72,35 @@ def _count_layouts(monkeypatch) -> list:
     return calls
 
 
-def test_the_worked_out_height_holds_the_text_in_one_layout(monkeypatch):
-    k = _kit("roll-and-fight", "a4")
-    heights = kit._column_heights(k)
-    assert set(heights) == {g.id for g in k.games}
+def test_the_cut_text_is_laid_out_once_in_two_columns_on_one_page(monkeypatch):
+    k = _kit("roll-and-fight", "letter")
     calls = _count_layouts(monkeypatch)
     kit.settle(k)
-    assert len(calls) == 1 and "column-fill: auto" in calls[0]
+    assert len(calls) == 1 and 'class="body split"' in calls[0]
     doc = documents.layout(calls[0])
-    starts = {a: i for i, p in reversed(list(enumerate(doc.pages))) for a in p.anchors}
     g = k.games[0].id
-    assert starts[f"end-rules-{g}"] == starts[f"part-rules-{g}"]  # on the rules' first page
-    x = doc.pages[starts[f"end-rules-{g}"]].anchors[f"end-rules-{g}"][0] * 25.4 / 96
-    assert 105 < x <= 195  # in the second column (A4: 15 mm margins, columns 86.5 mm, gap 7 mm)
+    page = next(p for p in doc.pages if f"part-rules-{g}" in p.anchors)
+    (x1, y1, *_), (x2, y2, *_) = page.anchors[f"end-rules-{g}-1"], page.anchors[f"end-rules-{g}-2"]
+    mm = 25.4 / 96
+    assert x1 * mm < 15 + 89.45 < 15 + 89.45 + 7 < x2 * mm  # Letter: 15 mm margins, 7 mm gap
+    assert abs(y1 - y2) * mm < 4 * LINE  # balanced to a few lines
+    pdf = PdfReader(io.BytesIO(documents.pdf(doc)))
+    words = pdf.pages[list(doc.pages).index(page)].extract_text()
+    assert "Throwdown".upper() in words and "highest sum wins" in words.replace("\n", " ")
 
 
-def test_a_height_too_short_falls_back_to_weasyprints_balance(monkeypatch):
-    monkeypatch.setattr(balance, "column_height", lambda *a: 30.0)  # fits nothing
+def test_columns_that_run_off_the_page_fall_back_to_weasyprints_balance(monkeypatch):
+    monkeypatch.setattr(balance, "BOTTOM_MARGIN", 250.0)  # every column "ends below the margin"
     short = _kit("roll-and-fight", "a4")
     calls = _count_layouts(monkeypatch)
     kit.settle(short)
-    assert len(calls) == 2 and "column-fill: auto" in calls[0] and "column-fill" not in calls[1]
-    monkeypatch.setattr(balance, "fits_page", lambda *a, **k: False)  # WeasyPrint balances
+    assert len(calls) == 2 and "body split" in calls[0] and "body split" not in calls[1]
+    monkeypatch.setattr(balance, "fits_page", lambda *a: False)  # never cut: CSS columns
     plain = kit.settle(_kit("roll-and-fight", "a4"))
     assert short.front == plain.front
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_rules_too_long_for_a_page_are_left_to_weasyprint(paper):
-    long = [("Goal", "word " * 3000)]
-    assert not balance.fits_page(balance.column_height("", long, paper), paper)
+    s = balance.split("", [("Goal", "Roll the dice. " * 500)], paper)
+    assert not balance.fits_page(s.height, paper) and not balance.fits_page(s.even, paper)
