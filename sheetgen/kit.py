@@ -280,7 +280,7 @@ def start(product: str, paper: str = "a4", copies: int = 1, render=render_compon
 
 def settle(kit: Kit) -> Kit:
     """Lay out the kit's front and number its parts."""
-    from .balance import fits_page
+    from .columns import fits_page
     from .documents import layout, pdf
     from .printshop import cmyk_html
 
@@ -317,8 +317,8 @@ def settle(kit: Kit) -> Kit:
 
 
 def _split_rules(kit: Kit) -> dict:
-    """Each game's rules text cut into two columns (balance.Split)."""
-    from .balance import split
+    """Each game's rules text cut into two columns (columns.Split)."""
+    from .columns import split
     from .documents import rich
 
     return {g.id: split(str(rich(g.needs_sentence())) if g.needs else "",
@@ -328,7 +328,7 @@ def _split_rules(kit: Kit) -> dict:
 
 def _fits(doc, starts: dict[str, int], game: str, paper: str) -> bool:
     """Whether both columns of a game's rules ended on its first page, above the bottom margin."""
-    from .balance import ends_on_page
+    from .columns import ends_on_page
 
     for n in (1, 2):
         end = starts.get(f"end-rules-{game}-{n}")
