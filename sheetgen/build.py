@@ -40,7 +40,8 @@ from .output import write_atomic
 MANIFEST = ".sheetgen-build.json"
 CACHE = ".sheetgen-cache"
 PACKAGE = Path(__file__).resolve().parent
-LIBRARIES = ("reportlab", "rl_accel", "weasyprint", "pydyf", "pypdf", "fonttools", "qrcode")
+LIBRARIES = ("reportlab", "rl_accel", "weasyprint", "pydyf", "pypdf", "fonttools", "qrcode",
+             "pyphen")  # pyphen: hyphenation decides line breaks (and where rules columns are cut)
 CODE = (".py", ".ttf", ".otf", ".j2", ".css")  # layouts (.yaml) are inputs of their own outputs
 
 
@@ -273,8 +274,8 @@ class Jobs:
         if self.workers == 1:
             return _done(*_timed(fn, *pickle.loads(pickle.dumps(args, 5))))
         if self.pool is None:
-            if fn is _front:
-                importlib.import_module("weasyprint")  # imported once, before the workers fork
+            if fn is _front:  # WeasyPrint, the kit style and fonts loaded once, before the fork
+                importlib.import_module(".documents", __package__).warm()
             self.pool = _pool(self.workers)
         return self.pool.submit(_timed, fn, *args)
 

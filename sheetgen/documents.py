@@ -8,6 +8,7 @@ bytes for the same input because SOURCE_DATE_EPOCH is fixed while it works.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import html
 import mimetypes
@@ -26,6 +27,7 @@ TEMPLATES = shipped("templates")
 ALLOWED = (FONT_DIR.resolve(), TEMPLATES.resolve())  # the only places WeasyPrint may read
 EPOCH = "1767225600"  # 2026-01-01: the date written into documents unless SOURCE_DATE_EPOCH is set
 _TAGS = re.compile(r"&lt;(/?[bi]|br ?/?)&gt;")
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 
 
 def rich(text: str) -> Markup:
@@ -102,18 +104,52 @@ def _fixed_date():
             del os.environ["SOURCE_DATE_EPOCH"]
 
 
+@lru_cache(maxsize=1)
+def _fonts():
+    """One WeasyPrint font configuration per process: the bundled fonts are loaded once."""
+    from weasyprint.text.fonts import FontConfiguration
+
+    # dropped at exit while the interpreter still runs (it deletes its folder of font files then)
+    atexit.register(_fonts.cache_clear)  # after the sheets (atexit runs last in, first out)
+    atexit.register(_sheet.cache_clear)
+    return FontConfiguration()
+
+
+@lru_cache(maxsize=32)
+def _sheet(css: str):
+    """A style sheet parsed once per process (its @font-face fonts added to `_fonts()`)."""
+    from weasyprint import CSS
+
+    return CSS(string=css, base_url=TEMPLATES.as_uri() + "/", url_fetcher=fetcher(),
+               font_config=_fonts())
+
+
 def layout(text: str, url_fetcher=None):
     """Lay out HTML with WeasyPrint; the result has `.pages` (each with `.anchors`) and
-    `.write_pdf()`. Use `pdf()` to write it deterministically."""
+    `.write_pdf()`. Use `pdf()` to write it deterministically. With the package's own fetcher
+    (no `url_fetcher`), the <style> sheets are parsed once per process and the fonts loaded
+    once: the same bytes as parsing them in place, as the only other rules are style attributes
+    (no presentational hints)."""
     import logging
 
     from weasyprint import HTML
 
     for name in ("weasyprint", "fontTools"):  # refused URLs and font-table notes are not news
         logging.getLogger(name).setLevel(logging.ERROR)
+    base = TEMPLATES.as_uri() + "/"
     with _fixed_date():
-        return HTML(string=text, base_url=TEMPLATES.as_uri() + "/",
-                    url_fetcher=url_fetcher or fetcher()).render()
+        if url_fetcher:
+            return HTML(string=text, base_url=base, url_fetcher=url_fetcher).render()
+        sheets = [_sheet(css.strip()) for css in _STYLE.findall(text)]
+        return HTML(string=_STYLE.sub("", text), base_url=base, url_fetcher=fetcher()).render(
+            stylesheets=sheets, font_config=_fonts())
+
+
+def warm() -> None:
+    """Load what the kit documents need once (WeasyPrint's modules, the kit style and its fonts,
+    the hyphenation dictionary): `sheetgen build` calls this before it forks its workers."""
+    page = '<html lang="en"><body class="rules"><p style="hyphens: auto; width: 15mm">Hyphenation hyphenation</p></body></html>'
+    pdf(layout(f"<style>{render_html('kit.css.j2')}</style>{page}"))
 
 
 def pdf(doc, variant: str | None = None) -> bytes:

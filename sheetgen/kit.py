@@ -234,7 +234,7 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
         6: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3))]}
 
 
-def _front_html(kit: Kit) -> str:
+def _front_html(kit: Kit, columns: dict[str, list] | None = None) -> str:
     from .documents import render_html
 
     from .games.rules_cards.source import product_needs
@@ -245,7 +245,7 @@ def _front_html(kit: Kit) -> str:
     return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
                        home=home,
                        span=span, pips=PIPS, duplex=_ranges(kit.parts, True),
-                       simplex=_ranges(kit.parts, False))
+                       simplex=_ranges(kit.parts, False), columns=columns or {})
 
 
 def make(product: str, paper: str = "a4", copies: int = 1, base_url: str | None = None,
@@ -281,20 +281,31 @@ def start(product: str, paper: str = "a4", copies: int = 1, render=render_compon
 
 def settle(kit: Kit) -> Kit:
     """Lay out the kit's front and number its parts."""
+    from .columns import fits_page
     from .documents import layout, pdf
     from .printshop import cmyk_html
 
     print_shop = kit.print_shop
     front = [p for p in kit.parts if p.role != "component"]
+    split = _split_rules(kit)
+    columns = {g: s.columns for g, s in split.items() if fits_page(s.height, kit.paper)}
+    for part, game in zip(kit.rules, kit.games):  # first guess: rules too long for a page take two
+        part.pages = 1 if fits_page(split[game.id].even, kit.paper) else 2
     # The cover and contents print page numbers that depend on how long the front turns out:
     # lay it out, measure every part by its anchor, and again until the numbers hold.
     for _ in range(5):
         _number(kit.parts)
-        doc = layout(cmyk_html(_front_html(kit)) if print_shop else _front_html(kit))
+        html = _front_html(kit, columns)
+        doc = layout(cmyk_html(html) if print_shop else html)
         starts: dict[str, int] = {}
         for i, page in enumerate(doc.pages):  # a section spanning pages repeats its anchor
             for a in page.anchors:
                 starts.setdefault(a, i)
+        overflowed = [g for g in columns if not _fits(doc, starts, g, kit.paper)]
+        if overflowed:  # a column ran off its page: WeasyPrint balances those games' text
+            for g in overflowed:
+                del columns[g]
+            continue
         ends = [starts[p.anchor] for p in front[1:]] + [len(doc.pages)]
         sizes = [end - starts[p.anchor] for p, end in zip(front, ends)]
         if sizes == [p.pages for p in front]:
@@ -304,6 +315,28 @@ def settle(kit: Kit) -> Kit:
             p.pages = n
     raise SheetgenError(f"the front pages of the {kit.product} kit do not settle",
                         fix="report this as a bug")
+
+
+def _split_rules(kit: Kit) -> dict:
+    """Each game's rules text cut into two columns (columns.Split)."""
+    from .columns import split
+    from .documents import rich
+
+    return {g.id: split(str(rich(g.needs_sentence())) if g.needs else "",
+                        [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections], kit.paper)
+            for g in kit.games}
+
+
+def _fits(doc, starts: dict[str, int], game: str, paper: str) -> bool:
+    """Whether both columns of a game's rules ended on its first page, above the bottom margin."""
+    from .columns import ends_on_page
+
+    for n in (1, 2):
+        end = starts.get(f"end-rules-{game}-{n}")
+        if end is None or end != starts.get(f"part-rules-{game}") or \
+                not ends_on_page(doc.pages[end].anchors[f"end-rules-{game}-{n}"][1], paper):
+            return False
+    return True
 
 
 def number(kit: Kit, front_pages: list[int]) -> None:

@@ -90,3 +90,21 @@ def test_weasyprint_is_imported_only_when_a_document_is_made():
             "print('weasyprint' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_style_sheets_parsed_once_give_the_bytes_of_parsing_in_place():
+    """layout() parses each <style> once per process and loads the fonts once; a document laid
+    out that way is byte-identical to one whose sheets are parsed in place (a custom fetcher)."""
+    style = documents.render_html("kit.css.j2")
+    html = (f'<html lang="en"><head><style>{style}</style><style>@page {{ size: A4 }}</style></head>'
+            '<body><section class="rules"><h1>Game</h1><div class="body"><div class="section">'
+            '<h3>Goal</h3><p>Roll <b>two</b> dice and <i>cross</i> out boxes.</p></div></div>'
+            '</section></body></html>')
+    documents._sheet.cache_clear()
+    first = documents.pdf(documents.layout(html))
+    again = documents.pdf(documents.layout(html))
+    assert documents._sheet.cache_info().hits == 2 and documents._sheet.cache_info().misses == 2
+    in_place = documents.pdf(documents.layout(html, fetcher()))
+    assert first == again == in_place
+    text = PdfReader(io.BytesIO(first)).pages[0].extract_text()
+    assert "Goal" in text.replace("GOAL", "Goal") and "dice" in text

@@ -1,0 +1,228 @@
+"""A rules page's text cut into its two columns before WeasyPrint lays the page out.
+
+WeasyPrint balances CSS columns by laying them out again and again at growing heights: that was
+about half the time of a kit's front. Cut beforehand into two floated columns, the text is laid
+out once. Where to cut comes from the fonts' advance widths: each paragraph is broken into lines
+greedily, as WeasyPrint breaks them (at spaces and after hyphens, words hyphenated with the same
+dictionary), and the text is cut between sections, at a forced line break or after a sentence,
+where the taller column is shortest; so the first column's last line ends where a line ends
+anyway. The numbers mirror kit.css.j2's rules styles; kerning is not applied. `kit.settle`
+checks that both columns ended on the rules' first page, above its bottom margin, and else lets
+WeasyPrint balance that game's text in CSS columns (as it does when `fits_page` says no).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .draw import FONT_DIR
+
+PT = 25.4 / 72  # mm
+TEXT, LEADING = 10.0, 1.38  # p: font size (pt) and line height
+HEAD, HEAD_LEADING, HEAD_SPACING = 10.5, 1.12, 0.04  # h3, uppercase, letter-spacing (em)
+HEAD_ABOVE, HEAD_BELOW, PARA_BELOW = 3.4, 1.0, 2.0  # mm
+NEEDS_INSET, NEEDS_ABOVE, NEEDS_BELOW, NEEDS_AFTER = 1.2 + 8.0, 2.5, 1.0, 3.0  # mm
+GAP, SIDE_MARGINS = 7.0, 30.0  # column gap, page side margins (mm)
+PAPER_WIDTH = {"a4": 210.0, "letter": 215.9}
+PAPER_HEIGHT = {"a4": 297.0, "letter": 279.4}
+BOTTOM_MARGIN = 17.0
+ROOM = 33.0 + 31.0  # mm of a rules page that is not its columns: page margins, the game's title
+FONTS = {"": "Lato-Regular.ttf", "b": "Lato-Bold.ttf", "i": "Lato-Italic.ttf", "head": "Lato-Black.ttf"}
+_MARKUP = re.compile(r"(<br ?/?>|</?[bi]>)")
+HYPHEN = "\u2010"  # WeasyPrint's hyphenate-character
+
+
+@lru_cache(maxsize=None)
+def _advances(style: str) -> tuple[dict[int, float], float]:
+    """Advance widths of a bundled font, per character, in ems (and the width of a missing one)."""
+    import logging
+
+    from fontTools.ttLib import TTFont
+
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # font-table notes are not news
+    font = TTFont(FONT_DIR / FONTS[style], lazy=True)
+    upm, hmtx = font["head"].unitsPerEm, font["hmtx"]
+    widths = {code: hmtx[name][0] / upm for code, name in font.getBestCmap().items()}
+    return widths, hmtx[".notdef"][0] / upm
+
+
+def width(text: str, style: str, size: float, spacing: float = 0.0) -> float:
+    """Width of a run of text in mm, without kerning."""
+    widths, missing = _advances(style)
+    return sum(widths.get(ord(c), missing) + spacing for c in text) * size * PT
+
+
+@lru_cache(maxsize=1)
+def _hyphenator():
+    import pyphen
+
+    return pyphen.Pyphen(lang=pyphen.language_fallback("en"), left=2, right=2)
+
+
+def _words(markup: str) -> list[list[tuple[str, str]]]:
+    """Rules markup as lines forced by <br/>, each a list of (word, style); a word keeps the
+    space or hyphen it ends with."""
+    lines, style = [[]], ""
+    for piece in _MARKUP.split(markup):
+        if piece.startswith("<br"):
+            lines.append([])
+        elif piece in ("<b>", "<i>"):
+            style = piece[1]
+        elif piece in ("</b>", "</i>"):
+            style = ""
+        else:
+            for word in re.findall(r"[^ \-–]*[ \-–]*", html.unescape(piece)):
+                if word:
+                    lines[-1].append((word, style))
+    return lines
+
+
+def line_count(markup: str, measure: float, size: float = TEXT) -> int:
+    """Lines of a paragraph in a column `measure` mm wide, broken as WeasyPrint breaks them."""
+    count = 0
+    for forced in _words(markup):
+        used, started = 0.0, False
+        for word, style in forced:
+            if not started:
+                word = word.lstrip(" ")  # white space at a line start collapses
+                if not word:
+                    continue
+            w = width(word.rstrip(" "), style, size)
+            if not started or used + w <= measure:
+                used, started = used + width(word, style, size), True
+                continue
+            left = measure - used
+            bare = word.rstrip(" -–")
+            if len(bare) >= 5:  # hyphenate-limit-chars: 5 2 2
+                for head, tail in _hyphenator().iterate(bare):
+                    if width(head + HYPHEN, style, size) <= left:
+                        word = tail + word[len(bare):]
+                        break
+            count += 1
+            used = width(word, style, size)
+        count += 1
+    return count
+
+
+@dataclass
+class Block:
+    """What a column shows: the needs box, or a section's heading (None: the section goes on
+    from the other column) and text (rules markup)."""
+    heading: str | None
+    text: str
+    needs: bool = False
+
+
+@dataclass
+class _Piece:
+    section: int  # -1: the needs box
+    heading: str | None  # the section's first piece carries its heading
+    text: str
+    height: float  # mm
+    above: float  # margin before it (mm)
+
+
+def _chunks(markup: str) -> list[str]:
+    """A paragraph cut at its forced line breaks (<br/>) outside bold or italic."""
+    out, depth = [""], 0
+    for piece in _MARKUP.split(markup):
+        if piece.startswith("<br") and depth == 0:
+            out.append("")
+            continue
+        depth += (piece in ("<b>", "<i>")) - (piece in ("</b>", "</i>"))
+        out[-1] += piece
+    return out
+
+
+def _pieces(needs: str, sections: list[tuple[str, str]], measure: float) -> list[_Piece]:
+    out = []
+    if needs:
+        out.append(_piece(-1, None, needs, 0.0, measure))
+    for i, (heading, text) in enumerate(sections):
+        above = (NEEDS_AFTER if needs else 0.0) if i == 0 else HEAD_ABOVE
+        out += [_piece(i, heading, chunk, above, measure) if k == 0 else _piece(i, None, chunk, 0.0, measure)
+                for k, chunk in enumerate(_chunks(text))]
+    return out
+
+
+def _piece(section: int, heading: str | None, text: str, above: float, measure: float) -> _Piece:
+    line, head = TEXT * LEADING * PT, HEAD * HEAD_LEADING * PT
+    if section < 0:  # the needs box: padding, heading, text, padding
+        n = line_count(text, measure - NEEDS_INSET)
+        return _Piece(-1, None, text, NEEDS_ABOVE + head + HEAD_BELOW + n * line + PARA_BELOW + NEEDS_BELOW, 0.0)
+    lines = line_count(text, measure) * line
+    top = _head_lines(heading, measure) * head + HEAD_BELOW if heading else 0.0
+    return _Piece(section, heading, text, top + lines, above)
+
+
+def _head_lines(heading: str, measure: float) -> int:
+    upper = html.unescape(re.sub(r"<[^>]+>", "", heading)).upper()
+    return max(1, -(-int(width(upper, "head", HEAD, HEAD_SPACING) * 100) // int(measure * 100)))
+
+
+def _blocks(pieces: list[_Piece]) -> list[Block]:
+    """A column's pieces as blocks: the pieces of one section joined again by their <br/>."""
+    out: list[Block] = []
+    for n, p in enumerate(pieces):
+        if n and p.section == pieces[n - 1].section:
+            out[-1].text += "<br/>" + p.text
+        else:
+            out.append(Block(p.heading, p.text, needs=p.section < 0))
+    return out
+
+
+_SENTENCE = re.compile(r"(?<=[.!?]) (?=[A-Z<])")
+
+
+def _sentence_cuts(p: _Piece, measure: float) -> list[tuple[_Piece, _Piece]]:
+    """A piece cut after each of its sentences (outside bold or italic): (first part, rest)."""
+    out = []
+    for m in _SENTENCE.finditer(p.text):
+        head, tail = p.text[:m.start()], p.text[m.end():]
+        if head.count("<") == head.count("</") * 2:  # every tag opened before is closed
+            out.append((_piece(p.section, p.heading, head, p.above, measure),
+                        _piece(p.section, None, tail, 0.0, measure)))
+    return out
+
+
+def _height(pieces: list[_Piece]) -> float:
+    """A column's height; a section that starts the second column keeps its margin above, as
+    WeasyPrint's columns keep it (the first column's first piece has none)."""
+    return sum(p.height + p.above for p in pieces)
+
+
+@dataclass
+class Split:
+    columns: list[list[Block]]  # the text of each column
+    height: float  # the taller column (mm), with a line to spare: margins and WeasyPrint's line
+    # boxes are not modelled exactly
+    even: float  # the same for columns cut anywhere (as WeasyPrint balances them)
+
+
+def split(needs: str, sections: list[tuple[str, str]], paper: str) -> Split:
+    """A rules page's text in two columns, cut where the taller column is shortest: between
+    sections, at a forced line break or after a sentence (so the first column's last line ends
+    as WeasyPrint would end it)."""
+    measure = (PAPER_WIDTH[paper] - SIDE_MARGINS - GAP) / 2
+    pieces = _pieces(needs, sections, measure)
+    options = [(pieces[:n], pieces[n:]) for n in range(1, len(pieces))]
+    options += [(pieces[:n] + [a], [b] + pieces[n + 1:]) for n, p in enumerate(pieces)
+                for a, b in _sentence_cuts(p, measure)]
+    first, second = min(options, key=lambda o: max(_height(o[0]), _height(o[1])),
+                        default=(pieces, []))
+    line = TEXT * LEADING * PT
+    return Split([_blocks(first), _blocks(second)], max(_height(first), _height(second)) + line,
+                 _height(pieces) / 2 + line)
+
+
+def fits_page(height: float, paper: str) -> bool:
+    """Whether columns of this height fit under a rules page's title."""
+    return height <= PAPER_HEIGHT[paper] - ROOM
+
+
+def ends_on_page(y: float, paper: str) -> bool:
+    """Whether a point `y` CSS px from the page's top lies above its bottom margin."""
+    return y * 25.4 / 96 <= PAPER_HEIGHT[paper] - BOTTOM_MARGIN
