@@ -23,17 +23,16 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import multiprocessing
 import os
 import pickle
 import shutil
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 
-from . import __version__
+from . import __version__, pools
 from .errors import SheetgenError
 from .output import write_atomic
 
@@ -242,13 +241,6 @@ class Cache:
                 p.unlink(missing_ok=True)
 
 
-def _pool(workers: int):
-    methods = multiprocessing.get_all_start_methods()
-    # fork: the workers start with everything the plan imported and loaded
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(workers, mp_context=context)
-
-
 def _done(value, seconds: float = 0.0) -> Future:
     f = Future()
     f.set_result((value, seconds))
@@ -276,7 +268,7 @@ class Jobs:
         if self.pool is None:
             if fn is _front:  # WeasyPrint, the kit style and fonts loaded once, before the fork
                 importlib.import_module(".documents", __package__).warm()
-            self.pool = _pool(self.workers)
+            self.pool = pools.pool(self.workers)  # forked: workers start with what the plan loaded
         return self.pool.submit(_timed, fn, *args)
 
     def close(self) -> None:
@@ -314,7 +306,7 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
     cache = Cache(out_dir / CACHE)
     if force and cache.root.exists():
         shutil.rmtree(cache.root)
-    jobs = Jobs(workers or os.cpu_count() or 1)
+    jobs = Jobs(pools.count(workers))
     drawn: dict[str, Future | None] = {}  # part digest -> its PDF (None: to draw once planned)
     fronts: dict[str, Future] = {}  # front digest -> (PDF, front part pages)
     todo: list[Output] = []
