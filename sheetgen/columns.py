@@ -6,7 +6,7 @@ out once. Where to cut comes from the fonts' advance widths: each paragraph is b
 greedily, as WeasyPrint breaks them (at spaces and after hyphens, words hyphenated with the same
 dictionary), and the text is cut between sections, at a forced line break or after a sentence,
 where the taller column is shortest; so the first column's last line ends where a line ends
-anyway. The numbers mirror kit.css.j2's rules styles; kerning is not applied. `kit.settle`
+anyway. kit.css.j2 takes its numbers from STYLE; kerning is not applied. `kit.settle`
 checks that both columns ended on the rules' first page, above its bottom margin, and else lets
 WeasyPrint balance that game's text in CSS columns (as it does when `fits_page` says no).
 """
@@ -19,17 +19,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .draw import FONT_DIR
+from .paper import PAPER_MM
 
 PT = 25.4 / 72  # mm
-TEXT, LEADING = 10.0, 1.38  # p: font size (pt) and line height
-HEAD, HEAD_LEADING, HEAD_SPACING = 10.5, 1.12, 0.04  # h3, uppercase, letter-spacing (em)
-HEAD_ABOVE, HEAD_BELOW, PARA_BELOW = 3.4, 1.0, 2.0  # mm
-NEEDS_INSET, NEEDS_ABOVE, NEEDS_BELOW, NEEDS_AFTER = 1.2 + 8.0, 2.5, 1.0, 3.0  # mm
-GAP, SIDE_MARGINS = 7.0, 30.0  # column gap, page side margins (mm)
-PAPER_WIDTH = {"a4": 210.0, "letter": 215.9}
-PAPER_HEIGHT = {"a4": 297.0, "letter": 279.4}
-BOTTOM_MARGIN = 17.0
-ROOM = 33.0 + 31.0  # mm of a rules page that is not its columns: page margins, the game's title
+# The kit documents' page and rules styles (sizes in pt, lengths in mm, spacing in em): kit.css.j2
+# is written from these (`rules_style` in documents.environment), so the cut measures the page
+# WeasyPrint lays out.
+STYLE = {"text": 10.0, "leading": 1.38,  # p: font size and line height
+         "head": 10.5, "head_leading": 1.12, "head_spacing": 0.04,  # h3: uppercase, letter-spaced
+         "head_above": 3.4, "head_below": 1.0, "para_below": 2.0,
+         "needs_rule": 1.2, "needs_pad": 4.0, "needs_above": 2.5, "needs_below": 1.0, "needs_after": 3.0,
+         "gap": 7.0, "margin_top": 16.0, "margin_side": 15.0, "margin_bottom": 17.0}
+TITLE = 31.0  # mm of a rules page above its columns, under the top margin: the game's title
+TEXT, LEADING = STYLE["text"], STYLE["leading"]
+HEAD, HEAD_LEADING, HEAD_SPACING = STYLE["head"], STYLE["head_leading"], STYLE["head_spacing"]
+HEAD_ABOVE, HEAD_BELOW, PARA_BELOW = STYLE["head_above"], STYLE["head_below"], STYLE["para_below"]
+NEEDS_INSET = STYLE["needs_rule"] + 2 * STYLE["needs_pad"]
+NEEDS_ABOVE, NEEDS_BELOW, NEEDS_AFTER = STYLE["needs_above"], STYLE["needs_below"], STYLE["needs_after"]
+GAP, SIDE_MARGINS = STYLE["gap"], 2 * STYLE["margin_side"]
+BOTTOM_MARGIN = STYLE["margin_bottom"]
+ROOM = STYLE["margin_top"] + STYLE["margin_bottom"] + TITLE  # mm of a rules page that is not its columns
 FONTS = {"": "Lato-Regular.ttf", "b": "Lato-Bold.ttf", "i": "Lato-Italic.ttf", "head": "Lato-Black.ttf"}
 _MARKUP = re.compile(r"(<br ?/?>|</?[bi]>)")
 HYPHEN = "\u2010"  # WeasyPrint's hyphenate-character
@@ -206,7 +215,7 @@ def split(needs: str, sections: list[tuple[str, str]], paper: str) -> Split:
     """A rules page's text in two columns, cut where the taller column is shortest: between
     sections, at a forced line break or after a sentence (so the first column's last line ends
     as WeasyPrint would end it)."""
-    measure = (PAPER_WIDTH[paper] - SIDE_MARGINS - GAP) / 2
+    measure = (PAPER_MM[paper][0] - SIDE_MARGINS - GAP) / 2
     pieces = _pieces(needs, sections, measure)
     options = [(pieces[:n], pieces[n:]) for n in range(1, len(pieces))]
     options += [(pieces[:n] + [a], [b] + pieces[n + 1:]) for n, p in enumerate(pieces)
@@ -220,9 +229,9 @@ def split(needs: str, sections: list[tuple[str, str]], paper: str) -> Split:
 
 def fits_page(height: float, paper: str) -> bool:
     """Whether columns of this height fit under a rules page's title."""
-    return height <= PAPER_HEIGHT[paper] - ROOM
+    return height <= PAPER_MM[paper][1] - ROOM
 
 
 def ends_on_page(y: float, paper: str) -> bool:
     """Whether a point `y` CSS px from the page's top lies above its bottom margin."""
-    return y * 25.4 / 96 <= PAPER_HEIGHT[paper] - BOTTOM_MARGIN
+    return y * 25.4 / 96 <= PAPER_MM[paper][1] - BOTTOM_MARGIN

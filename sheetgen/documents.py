@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
 
+from .columns import STYLE
 from .draw import FONT_DIR
 from .resources import shipped
 
@@ -53,6 +54,7 @@ def environment():
     env.filters["rich"] = rich
     env.filters["css"] = css_string
     env.globals["fonts"] = FONT_DIR.resolve().as_uri()
+    env.globals["rules_style"] = STYLE
     return env
 
 
