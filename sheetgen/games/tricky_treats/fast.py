@@ -196,8 +196,13 @@ def _choose(s, n):
     floor(u * n) with this turn's next uniform)."""
     k = s.k
     s.k = k + 1
-    if not s.greedy:
-        return np.int64(s.u[k % K] * n)
+    if s.greedy:
+        return _argmax(s, n)
+    return np.int64(s.u[k % K] * n)
+
+
+@jit
+def _argmax(s, n):
     best = 0
     for i in range(1, n):
         if s.vals[i] > s.vals[best]:
@@ -302,19 +307,26 @@ def _collect(tb, s, box):
     s.free &= ~(np.int64(1) << box)
     candy = tb.bc[box]
     if s.ready[BAT] > 0:
-        s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
-        n = np.int64(1)
-        for k in range(6):
-            if s.stash[k] < 7 and k != candy:
-                s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
-                n += 1
-        i = _choose(s, n)
-        if i > 0:
-            s.used[BAT] += 1
-            s.ready[BAT] -= 1
-            candy = s.opts[i]
+        candy = _bat(tb, s, candy)
     _add_candy(tb, s, candy)
     _unlock(tb, s, box)
+
+
+@jit
+def _bat(tb, s, candy):
+    """An unlocked bat may change the candy collected: the candy kept."""
+    s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
+    n = np.int64(1)
+    for k in range(6):
+        if s.stash[k] < 7 and k != candy:
+            s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
+            n += 1
+    i = _choose(s, n)
+    if i > 0:
+        s.used[BAT] += 1
+        s.ready[BAT] -= 1
+        candy = s.opts[i]
+    return candy
 
 
 @jit
@@ -394,6 +406,13 @@ def _row(tb, s):
 
 @jit
 def _resolve(tb, s):
+    """The immediate effects waiting, if any (_effects)."""
+    if s.pc | s.pcp | s.pr | s.ps:
+        _effects(tb, s)
+
+
+@jit
+def _effects(tb, s):
     """Immediate effects, one at a time, in the reference's order: cauldron boxes, stash columns'
     cauldron/pyramid choices (leftmost first), Boo-nus row actions, stars."""
     while True:
@@ -432,8 +451,11 @@ def _scare(s, c):
 @jit
 def _skull(s, target):
     """Zombie: an unlocked skull may skip this turn's scare (target -1: the full moon's scare)."""
-    if s.ready[SKULL] == 0:
-        return False
+    return s.ready[SKULL] > 0 and _skull_choice(s, target)
+
+
+@jit
+def _skull_choice(s, target):
     if target < 0:  # every child the full moon may scare has 2 scares, and none is the target
         bad = True
         for c in range(6):
@@ -511,9 +533,14 @@ def _die_child(tb, s, a, b, plan):
     n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
     if n == 0:
         return -1
-    if not s.greedy:
-        r = _choose(s, n)
-        return tb.nth6[m1 * 6 + r] if r < n1 else 6 + tb.nth6[m2 * 6 + r - n1]
+    if s.greedy:
+        return _die_child_greedy(tb, s, a, b, plan, m1, m2)
+    r = _choose(s, n)
+    return tb.nth6[m1 * 6 + r] if r < n1 else 6 + tb.nth6[m2 * 6 + r - n1]
+
+
+@jit
+def _die_child_greedy(tb, s, a, b, plan, m1, m2):
     best, best_v = -1, NEG
     for i in range(2):
         m, d, scared = (m1, a, b) if i == 0 else (m2, b, a)
@@ -615,27 +642,30 @@ def _plain(tb, s, a, b):
 
 @jit
 def _flat(tb, s, out):
-    """The end state, each part where rules.layout_of puts it (tb.at)."""
-    at, bx = tb.at, s.boxes
+    """The end state, each part where rules.layout_of puts it (tb.at; read once: the writes to
+    out could otherwise change it, for all the compiler knows)."""
+    bx, n_pow = s.boxes, tb.n_pow
+    o_box, o_sc, o_st, o_un, o_used = tb.at[A_BOXES], tb.at[A_SCARES], tb.at[A_STASH], tb.at[A_UNLOCKED], tb.at[A_USED]
+    o_bn, o_bc, o_rw, o_ca = tb.at[A_BOONUS], tb.at[A_BCOUNT], tb.at[A_REWARD], tb.at[A_CAULDRON]
     for b in range(36):
-        out[at[A_BOXES] + b] = (bx >> b) & 1
+        out[o_box + b] = (bx >> b) & 1
     for j in range(6):
-        out[at[A_SCARES] + j], out[at[A_STASH] + j], out[at[A_USED] + j] = s.scares[j], s.stash[j], s.used[j]
-    for i in range(tb.n_pow):
+        out[o_sc + j], out[o_st + j], out[o_used + j] = s.scares[j], s.stash[j], s.used[j]
+    for i in range(n_pow):
         m = tb.sym_mask[i]
-        out[at[A_UNLOCKED] + i] = bx & m == m
+        out[o_un + i] = bx & m == m
     for r in range(3):
-        out[at[A_BCOUNT] + r] = 0
+        out[o_bc + r] = 0
     for c in range(6):  # each child's Boo-nus symbol, and the count of each row
-        m = tb.sym_mask[tb.n_pow + c]
+        m = tb.sym_mask[n_pow + c]
         done = bx & m == m
-        out[at[A_BOONUS] + c] = done
-        out[at[A_BCOUNT] + tb.sym_kind[tb.n_pow + c] - 6] += done
+        out[o_bn + c] = done
+        out[o_bc + tb.sym_kind[n_pow + c] - 6] += done
     for j in range(7):
-        out[at[A_REWARD] + j] = s.reward[j]
+        out[o_rw + j] = s.reward[j]
     for i in range(tb.n_caul):
-        out[at[A_CAULDRON] + i] = (s.caul >> i) & 1
-    out[at[A_PYRAMID]], out[at[A_LOST]], out[at[A_MISSED]], out[at[A_TURN]] = s.pyr, s.lost, s.missed, s.turn
+        out[o_ca + i] = (s.caul >> i) & 1
+    out[tb.at[A_PYRAMID]], out[tb.at[A_LOST]], out[tb.at[A_MISSED]], out[tb.at[A_TURN]] = s.pyr, s.lost, s.missed, s.turn
 
 
 @numba.njit(cache=True, nogil=True)
