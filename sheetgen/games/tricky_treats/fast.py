@@ -31,6 +31,7 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .board import Tables, finish, layout_of, tables
@@ -52,7 +53,8 @@ PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "re
 
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
 TAB = np.dtype([
-    ("symb", i8, 6 * 64 * 6),  # symbol part of a box's greedy value, by child, its free boxes, die value
+    ("symb", np.int16, 6 * 64 * 6),  # symbol part of a free box's greedy value, by child, its free boxes, die value
+    ("cbox", i8, 6 * 36), ("n_cbox", i8, 6),  # the boxes of each candy
     ("bc", i8, 36), ("gt", i8, 8),  # candy of each box; points the (n+1)-th candy of a type adds
     ("pm", i8, 36), ("pk", i8, 36),  # each box's power symbol: its boxes (DUMMY: none) and power
     ("bm", i8, 36), ("brow", i8, 36),  # each box's Boo-nus symbol: its boxes and row
@@ -69,7 +71,7 @@ GAME = np.dtype([
     ("boxes", i8), ("free", i8),  # the boxes crossed out; those that still can be
     ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
     ("over", i8, 7),  # candies whose stash holds more than n, per n (kept by _add_candy)
-    ("cval", i8, 6),  # each candy's part of a box's greedy value, kept up to date (_candy_value)
+    ("bval", i8, 36),  # each box's candy and cover part of its greedy value, kept up to date (_candy_value)
     ("reward", i8, 7),  # 0 not earned, 1 star / cauldron chosen, 2 pyramid, 3 waiting, 4 lost
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
@@ -83,7 +85,7 @@ GAME = np.dtype([
 def build(t: Tables) -> np.ndarray:
     """The sheet's TAB record (in an array of one)."""
     S, P = t.n_sym, t.n_pow
-    symb = np.full((6, 64, 6), NEG, i8)
+    symb = np.zeros((6, 64, 6), np.int16)
     for c in range(6):
         masks = [(int(t.sym_mask[s]) >> (6 * c)) & 63 for s in range(S)]
         for f in range(64):
@@ -95,6 +97,9 @@ def build(t: Tables) -> np.ndarray:
     r = tab[0]
     r["symb"], r["bc"], r["gt"] = symb.reshape(-1), t.box_candy, np.append(np.diff(t.points), 0)
     r["pm"], r["bm"] = DUMMY, DUMMY
+    for k in range(6):
+        boxes = np.flatnonzero(t.box_candy == k)
+        r["cbox"][36 * k:36 * k + len(boxes)], r["n_cbox"][k] = boxes, len(boxes)
     for s in range(S):
         m = int(t.sym_mask[s])
         if s >= P:
@@ -140,8 +145,12 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
 def _candy_value(tb, s, k):
-    """Keep s.cval[k], the candy part of a box's greedy value, up to date (rules.box_value)."""
-    s.cval[k] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+    """Keep s.bval of candy k's boxes, the candy and cover part of their greedy value, up to date
+    (rules.box_value)."""
+    v = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+    for j in range(tb.n_cbox[k]):
+        b = tb.cbox[36 * k + j]
+        s.bval[b] = v + BIG * ((s.h_boxes >> b) & 1)
 
 
 @jit
@@ -151,7 +160,7 @@ def _box_value(tb, s, b):
     f = (s.free >> (6 * c)) & 63
     if not (f >> v) & 1:
         return NEG
-    return tb.symb[(c * 64 + f) * 6 + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
+    return tb.symb[(c * 64 + f) * 6 + v] + s.bval[b]
 
 
 @jit
@@ -236,14 +245,13 @@ def _best_box(tb, s):
     best, best_v = -1, NEG
     for c in range(6):
         f = (s.free >> (6 * c)) & 63
-        if f == 0:
-            continue
-        row = (c * 64 + f) * 6  # the symbol values of this child's boxes (NEG: not free)
-        for v in range(6):
-            b = 6 * c + v
-            x = tb.symb[row + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
+        row, left = (c * 64 + f) * 6, f  # the symbol values of this child's free boxes
+        while left:
+            v = trailing_zeros(left)
+            left &= left - 1
+            x = tb.symb[row + v] + s.bval[6 * c + v]
             if x > best_v:
-                best, best_v = b, x
+                best, best_v = 6 * c + v, x
     return best, best_v
 
 
@@ -335,8 +343,10 @@ def _cauldron(tb, s):
     n = np.int64(0)
     for i in range(tb.n_caul):
         if not (s.caul >> i) & 1:
-            hit = i == s.h_cbox or (s.h_cand >> tb.caul[i]) & 1
-            s.opts[n], s.vals[n] = i, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]] + (BIG if hit else 0)
+            s.opts[n] = i
+            if s.greedy:
+                hit = i == s.h_cbox or (s.h_cand >> tb.caul[i]) & 1
+                s.vals[n] = CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]] + (BIG if hit else 0)
             n += 1
     if n == 0:
         s.lost += 1
@@ -547,9 +557,10 @@ def _die_child_greedy(tb, s, a, b, plan, m1, m2):
         if m == 0:
             continue
         cost = _scare_cost(s, scared - 1) if plan else 0
-        for c in range(6):  # every child: symb is NEG for a box that is not free
-            box, f = 6 * c + d - 1, (s.free >> (6 * c)) & 63
-            x = tb.symb[(c * 64 + f) * 6 + d - 1] + s.cval[tb.bc[box]] + BIG * ((s.h_boxes >> box) & 1) - cost
+        while m:  # the children whose box for die d is free
+            c = trailing_zeros(m)
+            m &= m - 1
+            x = tb.symb[(c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1] + s.bval[6 * c + d - 1] - cost
             if x > best_v:
                 best, best_v = 6 * i + c, x
     s.k += 1
@@ -677,8 +688,10 @@ def _play(tab, games, dice, u, help_, out):
         games[0] = games[1]
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[g, 0], help_[g, 1], help_[g, 2], help_[g, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[g, 4], help_[g, 5], help_[g, 6], help_[g, 7]
-        for k in range(6):
-            _candy_value(tb, s, k)
+        if s.greedy:  # every box's candy and cover value (_candy_value)
+            for b in range(36):
+                k = tb.bc[b]
+                s.bval[b] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * (((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1))
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
