@@ -54,7 +54,7 @@ PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "re
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
 TAB = np.dtype([
     ("symb", np.int16, 6 * 64 * 6),  # symbol part of a free box's greedy value, by child, its free boxes, die value
-    ("cbox", i8, 6 * 36), ("n_cbox", i8, 6),  # the boxes of each candy
+    ("cmask", i8, 6),  # the boxes of each candy
     ("bc", i8, 36), ("gt", i8, 8),  # candy of each box; points the (n+1)-th candy of a type adds
     ("pm", i8, 36), ("pk", i8, 36),  # each box's power symbol: its boxes (DUMMY: none) and power
     ("bm", i8, 36), ("brow", i8, 36),  # each box's Boo-nus symbol: its boxes and row
@@ -97,9 +97,7 @@ def build(t: Tables) -> np.ndarray:
     r = tab[0]
     r["symb"], r["bc"], r["gt"] = symb.reshape(-1), t.box_candy, np.append(np.diff(t.points), 0)
     r["pm"], r["bm"] = DUMMY, DUMMY
-    for k in range(6):
-        boxes = np.flatnonzero(t.box_candy == k)
-        r["cbox"][36 * k:36 * k + len(boxes)], r["n_cbox"][k] = boxes, len(boxes)
+    r["cmask"] = [sum(1 << int(b) for b in np.flatnonzero(t.box_candy == k)) for k in range(6)]
     for s in range(S):
         m = int(t.sym_mask[s])
         if s >= P:
@@ -145,11 +143,13 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
 def _candy_value(tb, s, k):
-    """Keep s.bval of candy k's boxes, the candy and cover part of their greedy value, up to date
-    (rules.box_value)."""
+    """Keep s.bval of candy k's free boxes, the candy and cover part of their greedy value, up to
+    date (rules.box_value; only free boxes are valued)."""
     v = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
-    for j in range(tb.n_cbox[k]):
-        b = tb.cbox[36 * k + j]
+    left = tb.cmask[k] & s.free
+    while left:
+        b = trailing_zeros(left)
+        left &= left - 1
         s.bval[b] = v + BIG * ((s.h_boxes >> b) & 1)
 
 
