@@ -32,6 +32,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .board import Tables, finish, layout_of, tables
@@ -137,6 +138,12 @@ def help_rows(table: np.ndarray, targets: np.ndarray, cover: bool) -> np.ndarray
     return table[np.where(targets < 0, len(table) - 1, targets)]
 
 
+@intrinsic
+def popcount(typingctx, x):
+    """The set bits of an integer (one instruction)."""
+    return x(x), lambda context, builder, sig, args: builder.ctpop(args[0])
+
+
 jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds them)
 
 
@@ -222,18 +229,18 @@ def _argmax(s, n):
 @jit
 def _any_box(tb, s):
     """Doubles and stars: a decision among every available box (-1: none, no decision)."""
-    if not s.greedy:  # the r-th available box, found child by child
-        n = np.int64(0)
-        for c in range(6):
-            n += tb.pop6[(s.free >> (6 * c)) & 63]
+    if not s.greedy:  # the r-th available box, found child by child without branches
+        n = popcount(s.free)
         if n == 0:
             return -1
-        r = _choose(s, n)
+        r, box = _choose(s, n), np.int64(0)
         for c in range(6):
             f = (s.free >> (6 * c)) & 63
-            if r < tb.pop6[f]:
-                return 6 * c + tb.nth6[f * 6 + r]
-            r -= tb.pop6[f]
+            p = tb.pop6[f]
+            here = (r >= 0) & (r < p)
+            box += (6 * c + tb.nth6[f * 6 + (r if here else 0)]) if here else 0
+            r -= p
+        return box
     box, _ = _best_box(tb, s)
     s.k += box >= 0
     return box
@@ -275,37 +282,29 @@ def _add_candy(tb, s, k):
     s.over[n] += 1
     if s.greedy:
         _candy_value(tb, s, k)
-    if s.reward[n] != 0:
-        return
-    if s.over[n] >= tb.needs[n]:
-        if tb.rew_star[n]:
-            s.reward[n] = 1
-            s.ps += 1
-        else:
-            s.reward[n] = 3  # waits for the cauldron-or-pyramid choice
-            s.pcp += 1
+    # without branches: column n earns its reward the first time enough candies pass it
+    earn = np.int64((s.reward[n] == 0) & (s.over[n] >= tb.needs[n]))
+    star = tb.rew_star[n]
+    s.reward[n] += earn * (3 - 2 * star)  # 1: a star; 3: waits for the cauldron-or-pyramid choice
+    s.ps += earn * star
+    s.pcp += earn * (1 - star)
 
 
 @jit
 def _unlock(tb, s, box):
     """The box's power and Boo-nus symbols, when now complete."""
-    bx = s.boxes
-    pm = tb.pm[box]
-    if bx & pm == pm:
-        kind = tb.pk[box]
-        if tb.imm[kind]:
-            s.used[kind] += 1
-            if kind == CAULDRON:
-                s.pc += 1
-            else:
-                _pyramid(tb, s)  # asks nothing and comes first: checked at once
-        else:
-            s.ready[kind] += 1
-    bm = tb.bm[box]
-    if bx & bm == bm:
-        rm = tb.rowmask[tb.brow[box]]
-        if bx & rm == rm:
-            s.pr += 1
+    bx, pm, bm, kind = s.boxes, tb.pm[box], tb.bm[box], tb.pk[box]
+    done = np.int64(bx & pm == pm)  # without branches (a random game's are unpredictable)
+    now = done * tb.imm[kind]  # used at once: a cauldron box to choose, or the next pyramid box
+    s.used[kind] += now
+    s.ready[kind] += done - now
+    cauldron = now * (kind == CAULDRON)
+    s.pc += cauldron
+    pyramid, full = now - cauldron, np.int64(s.pyr >= tb.top)  # asks nothing: checked at once
+    s.lost += pyramid * full
+    s.pyr += pyramid * (1 - full)
+    rm = tb.rowmask[tb.brow[box]]
+    s.pr += np.int64((bx & bm == bm) & (bx & rm == rm))
 
 
 @jit
@@ -453,9 +452,9 @@ def _effects(tb, s):
 @jit
 def _scare(s, c):
     """Check a scare circle; the third is the skull: the child is scared, its boxes closed."""
-    s.scares[c] += 1
-    if s.scares[c] == 3:
-        s.free &= ~(np.int64(63) << (6 * c))
+    n = s.scares[c] + 1
+    s.scares[c] = n
+    s.free &= ~((np.int64(63) << (6 * c)) & -np.int64(n == 3))
 
 
 @jit
@@ -546,7 +545,8 @@ def _die_child(tb, s, a, b, plan):
     if s.greedy:
         return _die_child_greedy(tb, s, a, b, plan, m1, m2)
     r = _choose(s, n)
-    return tb.nth6[m1 * 6 + r] if r < n1 else 6 + tb.nth6[m2 * 6 + r - n1]
+    second = r >= n1  # no branch: the choice is random
+    return 6 * second + tb.nth6[(m2 if second else m1) * 6 + r - (n1 if second else 0)]
 
 
 @jit
@@ -626,7 +626,8 @@ def _plain(tb, s, a, b):
             s.ready[MOON] -= 1
             o = _die_child(tb, s, a, b, np.int64(0))
             if o >= 0:
-                d, other = (a, b) if o < 6 else (b, a)
+                d = b if o >= 6 else a
+                other = a + b - d
                 _collect(tb, s, 6 * (o % 6) + d - 1)
                 _resolve(tb, s)
                 _moon_collect(tb, s, other)
@@ -634,7 +635,8 @@ def _plain(tb, s, a, b):
             return
     o = _die_child(tb, s, a, b, np.int64(1))
     if o >= 0:
-        d, other = (a, b) if o < 6 else (b, a)
+        d = b if o >= 6 else a
+        other = a + b - d
         _collect(tb, s, 6 * (o % 6) + d - 1)
         _resolve(tb, s)
         if s.ready[MOON] > moons and _moon_late(tb, s, other, other - 1):  # a full moon circled now
