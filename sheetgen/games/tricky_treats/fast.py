@@ -77,7 +77,7 @@ GAME = np.dtype([
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
     # cauldron/pyramid choices, Boo-nus rows, stars
-    ("greedy", np.bool_), ("k", i8), ("u", np.float64, K),  # the policy; this turn's decisions, uniforms
+    ("greedy", np.bool_), ("cover", np.bool_), ("k", i8), ("u", np.float64, K),  # the policy; this turn's decisions, uniforms
     ("h_boxes", i8), ("h_cand", i8), ("h_scare", i8), ("h_caul", i8), ("h_pyr", i8), ("h_cbox", i8),
     ("h_col", i8), ("h_star", i8),  # what helps toward the cover target (rules.Help)
     ("opts", i8, 16), ("vals", i8, 16)], align=True)  # a decision's options (12 at most) and values
@@ -129,13 +129,6 @@ def help_table(t: Tables) -> np.ndarray:
     hs = [helps(t, e) for e in range(len(t.elements))] + [Help()]
     return np.array([[h.boxes, h.candies, h.scare, h.cauldron, h.pyramid, h.cauldron_box, h.column,
                       h.star] for h in hs], i8)
-
-
-def help_rows(table: np.ndarray, targets: np.ndarray, cover: bool) -> np.ndarray:
-    """[G, 8] what helps each game toward its cover target (nothing, for the other policies)."""
-    if not cover:
-        return np.broadcast_to(table[-1], (len(targets), 8))
-    return table[np.where(targets < 0, len(table) - 1, targets)]
 
 
 @intrinsic
@@ -682,14 +675,17 @@ def _flat(tb, s, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _play(tab, games, dice, u, help_, out):
-    """Play every game: dice [G, T, 2], uniforms [G, T, K], help [G, 8]; end states into out.
-    games[1] is a blank sheet (and the policy), copied to games[0] for each game."""
+def _play(tab, games, dice, u, targets, help_, out):
+    """Play every game: dice [G, T, 2], uniforms [G, T, K], cover targets [G] (help_table's
+    rows); end states into out. games[1] is a blank sheet (and the policy), copied to games[0]
+    for each game."""
     tb, s = tab[0], games[0]
+    nothing = help_.shape[0] - 1
     for g in range(dice.shape[0]):
         games[0] = games[1]
-        s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[g, 0], help_[g, 1], help_[g, 2], help_[g, 3]
-        s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[g, 4], help_[g, 5], help_[g, 6], help_[g, 7]
+        e = targets[g] if s.cover and targets[g] >= 0 else nothing
+        s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[e, 0], help_[e, 1], help_[e, 2], help_[e, 3]
+        s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[e, 4], help_[e, 5], help_[e, 6], help_[e, 7]
         if s.greedy:  # every box's candy and cover value (_candy_value)
             for b in range(36):
                 k = tb.bc[b]
@@ -697,8 +693,9 @@ def _play(tab, games, dice, u, help_, out):
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
-            for j in range(K):
-                s.u[j] = u[g, turn, j]
+            if not s.greedy:  # greedy reads no uniforms
+                for j in range(K):
+                    s.u[j] = u[g, turn, j]
             if a == b:
                 _doubles(tb, s)
             else:
@@ -718,9 +715,9 @@ def _tables(doc_json: str):
 def play(doc, dice, u, policy: str, targets):
     t, tab, table = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
-    games["free"], games["greedy"] = ALL36, policy != "random"
+    games["free"], games["greedy"], games["cover"] = ALL36, policy != "random", policy == "cover"
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
-          np.ascontiguousarray(help_rows(table, np.asarray(targets), policy == "cover")), out)
+          np.ascontiguousarray(targets, np.int64), table, out)
     return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
     # cached with the other file's code and not see it change)
