@@ -117,6 +117,7 @@ def build(t: Tables) -> np.ndarray:
     r["needs"], r["rew_star"] = t.needs, t.rew_star
     r["n_pow"], r["turns"], r["bones_any"] = P, t.turns, t.bones_any
     r["at"] = [layout_of(t)[name].start for name in PARTS]
+    assert list(r["at"][:4]) == [0, 36, 42, 48], "_flat writes boxes, scares and stash at fixed places"
     for m in range(64):
         bits = [i for i in range(6) if m >> i & 1]
         r["pop6"][m] = len(bits)
@@ -648,30 +649,34 @@ def _plain(tb, s, a, b):
 
 @jit
 def _flat(tb, s, out):
-    """The end state, each part where rules.layout_of puts it (tb.at; read once: the writes to
-    out could otherwise change it, for all the compiler knows)."""
-    bx, n_pow = s.boxes, tb.n_pow
-    o_box, o_sc, o_st, o_un, o_used = tb.at[A_BOXES], tb.at[A_SCARES], tb.at[A_STASH], tb.at[A_UNLOCKED], tb.at[A_USED]
-    o_bn, o_bc, o_rw, o_ca = tb.at[A_BOONUS], tb.at[A_BCOUNT], tb.at[A_REWARD], tb.at[A_CAULDRON]
+    """The end state, each part where rules.layout_of puts it: boxes, scares and stash first (at
+    fixed places: plain stores), the rest at tb.at (unsigned indices: no negative-index checks)."""
+    bx, n_pow, at = s.boxes, tb.n_pow, tb.at
     for b in range(36):
-        out[o_box + b] = (bx >> b) & 1
+        out[b] = (bx >> b) & 1
     for j in range(6):
-        out[o_sc + j], out[o_st + j], out[o_used + j] = s.scares[j], s.stash[j], s.used[j]
+        out[36 + j], out[42 + j] = s.scares[j], s.stash[j]
+    rest = out[48:]  # the first part whose place depends on the sheet (unlocked)
+    o_used, o_bn, o_bc, o_rw, o_ca = (np.uint64(at[A_USED] - 48), np.uint64(at[A_BOONUS] - 48), np.uint64(at[A_BCOUNT] - 48),
+                                      np.uint64(at[A_REWARD] - 48), np.uint64(at[A_CAULDRON] - 48))
+    for j in range(6):
+        rest[o_used + np.uint64(j)] = s.used[j]
     for i in range(n_pow):
         m = tb.sym_mask[i]
-        out[o_un + i] = bx & m == m
+        rest[i] = bx & m == m
     for r in range(3):
-        out[o_bc + r] = 0
+        rest[o_bc + np.uint64(r)] = 0
     for c in range(6):  # each child's Boo-nus symbol, and the count of each row
         m = tb.sym_mask[n_pow + c]
         done = bx & m == m
-        out[o_bn + c] = done
-        out[o_bc + tb.sym_kind[n_pow + c] - 6] += done
+        rest[o_bn + np.uint64(c)] = done
+        rest[o_bc + np.uint64(tb.sym_kind[n_pow + c] - 6)] += done
     for j in range(7):
-        out[o_rw + j] = s.reward[j]
+        rest[o_rw + np.uint64(j)] = s.reward[j]
     for i in range(tb.n_caul):
-        out[o_ca + i] = (s.caul >> i) & 1
-    out[tb.at[A_PYRAMID]], out[tb.at[A_LOST]], out[tb.at[A_MISSED]], out[tb.at[A_TURN]] = s.pyr, s.lost, s.missed, s.turn
+        rest[o_ca + np.uint64(i)] = (s.caul >> i) & 1
+    rest[np.uint64(at[A_PYRAMID] - 48)], rest[np.uint64(at[A_LOST] - 48)] = s.pyr, s.lost
+    rest[np.uint64(at[A_MISSED] - 48)], rest[np.uint64(at[A_TURN] - 48)] = s.missed, s.turn
 
 
 @numba.njit(cache=True, nogil=True)
