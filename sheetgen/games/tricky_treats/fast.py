@@ -230,7 +230,7 @@ def _any_box(tb, s):
         r, box = _choose(s, n), np.int64(0)
         for c in range(6):
             f = (s.free >> (6 * c)) & 63
-            p = tb.pop6[f]
+            p = popcount(f)
             here = (r >= 0) & (r < p)
             box += (6 * c + tb.nth6[f * 6 + (r if here else 0)]) if here else 0
             r -= p
@@ -533,7 +533,8 @@ def _die_child(tb, s, a, b, plan):
     # bit c: child c's box for the die is free (one multiply gathers bits 0, 6, ..., 30)
     m1 = ((((s.free >> (a - 1)) & COLS) * GATHER) >> 30) & 63
     m2 = ((((s.free >> (b - 1)) & COLS) * GATHER) >> 30) & 63
-    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
+    n1 = popcount(m1)
+    n = n1 + popcount(m2)
     if n == 0:
         return -1
     if s.greedy:
@@ -620,18 +621,20 @@ def _plain(tb, s, a, b):
             s.ready[MOON] -= 1
             o = _die_child(tb, s, a, b, np.int64(0))
             if o >= 0:
-                d = b if o >= 6 else a
+                second = o >= 6
+                d = b if second else a
                 other = a + b - d
-                _collect(tb, s, 6 * (o % 6) + d - 1)
+                _collect(tb, s, 6 * (o - 6 * second) + d - 1)
                 _resolve(tb, s)
                 _moon_collect(tb, s, other)
             _moon_scare(tb, s)
             return
     o = _die_child(tb, s, a, b, np.int64(1))
     if o >= 0:
-        d = b if o >= 6 else a
+        second = o >= 6  # (o - 6 * second: o % 6 without a division)
+        d = b if second else a
         other = a + b - d
-        _collect(tb, s, 6 * (o % 6) + d - 1)
+        _collect(tb, s, 6 * (o - 6 * second) + d - 1)
         _resolve(tb, s)
         if s.ready[MOON] > moons and _moon_late(tb, s, other, other - 1):  # a full moon circled now
             s.used[MOON] += 1
