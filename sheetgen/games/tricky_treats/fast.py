@@ -12,12 +12,18 @@ Each function mirrors a part of rules.State. Options come in the reference's can
 greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
 hold both engines to the same end states. Shortcuts that keep the same decisions:
 - the boxes that can still be crossed out are one 36-bit mask (`free`), so a random pick finds
-  its r-th option by bit counts instead of listing the options;
-- a box's symbol value depends only on its child's free boxes: one table lookup (`symb`);
+  its r-th option by bit counts (popcount, a 6-bit table) instead of listing the options;
+- a free box's greedy value is a symbol part, one table lookup by its child's free boxes
+  (`symb`), plus a candy and cover part kept per box (`bval`, refreshed for a candy's free boxes
+  when its stash grows); greedy scans only free boxes (trailing_zeros);
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
   reference's queue);
-- the random policy skips greedy's bookkeeping (candy values, option values).
-- a stash column's count (candies past it) is kept as candies come, not counted again.
+- the random policy skips greedy's bookkeeping (candy values, option values), greedy and cover
+  copy no uniforms, and a stash column's count (candies past it) is kept as candies come.
+Speed: a random game's branches are unpredictable, so what its picks lead to (which die and
+box, a reward earned, a symbol unlocked, a third scare) is computed without branches; rare
+paths (a bat, a skull, effects waiting, greedy's argmax and die/child values) are calls made
+only when needed, so that the common path is small enough for LLVM to inline.
 Compile time: the whole suite pays a cold compile in CI, and numba's cost is mostly per compiled
 function and per overload, so tiny helpers are written in place, arguments never vary in type
 (no literal-typed copies), and only `_play` is cached (its cache holds the helpers). The end
@@ -54,7 +60,7 @@ PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "re
 
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
 TAB = np.dtype([
-    ("symb", np.int16, 6 * 64 * 6),  # symbol part of a free box's greedy value, by child, its free boxes, die value
+    ("symb", np.int16, 6 * 64 * 6),  # a free box's symbol value, by child, the child's free boxes, die value
     ("cmask", i8, 6),  # the boxes of each candy
     ("bc", i8, 36), ("gt", i8, 8),  # candy of each box; points the (n+1)-th candy of a type adds
     ("pm", i8, 36), ("pk", i8, 36),  # each box's power symbol: its boxes (DUMMY: none) and power
@@ -77,7 +83,8 @@ GAME = np.dtype([
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
     # cauldron/pyramid choices, Boo-nus rows, stars
-    ("greedy", np.bool_), ("cover", np.bool_), ("k", i8), ("u", np.float64, K),  # the policy; this turn's decisions, uniforms
+    ("greedy", np.bool_), ("cover", np.bool_),  # the policy
+    ("k", i8), ("u", np.float64, K),  # this turn's decisions so far, and its uniforms
     ("h_boxes", i8), ("h_cand", i8), ("h_scare", i8), ("h_caul", i8), ("h_pyr", i8), ("h_cbox", i8),
     ("h_col", i8), ("h_star", i8),  # what helps toward the cover target (rules.Help)
     ("opts", i8, 16), ("vals", i8, 16)], align=True)  # a decision's options (12 at most) and values
@@ -660,8 +667,8 @@ def _flat(tb, s, out):
     for j in range(6):
         out[36 + j], out[42 + j] = s.scares[j], s.stash[j]
     rest = out[48:]  # the first part whose place depends on the sheet (unlocked)
-    o_used, o_bn, o_bc, o_rw, o_ca = (np.uint64(at[A_USED] - 48), np.uint64(at[A_BOONUS] - 48), np.uint64(at[A_BCOUNT] - 48),
-                                      np.uint64(at[A_REWARD] - 48), np.uint64(at[A_CAULDRON] - 48))
+    o_used, o_bn, o_bc = np.uint64(at[A_USED] - 48), np.uint64(at[A_BOONUS] - 48), np.uint64(at[A_BCOUNT] - 48)
+    o_rw, o_ca = np.uint64(at[A_REWARD] - 48), np.uint64(at[A_CAULDRON] - 48)
     for j in range(6):
         rest[o_used + np.uint64(j)] = s.used[j]
     for i in range(n_pow):
@@ -697,7 +704,8 @@ def _play(tab, games, dice, u, targets, help_, out):
         if s.greedy:  # every box's candy and cover value (_candy_value)
             for b in range(36):
                 k = tb.bc[b]
-                s.bval[b] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * (((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1))
+                cover = ((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1)
+                s.bval[b] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * cover
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
