@@ -189,9 +189,11 @@ def _cauldron_value(tb, s):
     best = 0
     if not s.greedy:  # values only guide greedy
         return best
-    for i in range(tb.n_caul):
-        if not (s.caul >> i) & 1:
-            best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
+    left = ~s.caul & ((np.int64(1) << tb.n_caul) - 1)  # the cauldron boxes not checked
+    while left:
+        i = trailing_zeros(left)
+        left &= left - 1
+        best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
     return best
 
 
@@ -339,19 +341,27 @@ def _bat(tb, s, candy):
 
 @jit
 def _cauldron(tb, s):
-    """A cauldron box of choice: its candy goes to the stash."""
-    n = np.int64(0)
-    for i in range(tb.n_caul):
-        if not (s.caul >> i) & 1:
-            s.opts[n] = i
-            if s.greedy:
-                hit = i == s.h_cbox or (s.h_cand >> tb.caul[i]) & 1
-                s.vals[n] = CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]] + (BIG if hit else 0)
-            n += 1
-    if n == 0:
+    """A cauldron box of choice (the options: the boxes not checked, in order): its candy goes
+    to the stash."""
+    free = ~s.caul & ((np.int64(1) << tb.n_caul) - 1)
+    if free == 0:
         s.lost += 1
         return
-    i = s.opts[_choose(s, n)]
+    left, i = free, np.int64(-1)
+    if s.greedy:  # the first of highest value
+        s.k += 1
+        best_v = NEG
+        while left:
+            j = trailing_zeros(left)
+            left &= left - 1
+            hit = j == s.h_cbox or (s.h_cand >> tb.caul[j]) & 1
+            x = CANDY_WEIGHT * tb.gt[s.stash[tb.caul[j]]] + (BIG if hit else 0)
+            if x > best_v:
+                i, best_v = j, x
+    else:  # the r-th
+        for _ in range(_choose(s, popcount(free))):
+            left &= left - 1
+        i = trailing_zeros(left)
     s.caul |= np.int64(1) << i
     _add_candy(tb, s, tb.caul[i])
 
