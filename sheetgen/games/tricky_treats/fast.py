@@ -711,7 +711,7 @@ def _play(tab, games, dice, u, targets, help_, out):
         e = targets[g] if s.cover and targets[g] >= 0 else nothing
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[e, 0], help_[e, 1], help_[e, 2], help_[e, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[e, 4], help_[e, 5], help_[e, 6], help_[e, 7]
-        if s.greedy:  # every box's candy and cover value (_candy_value)
+        if s.cover:  # every box's candy and cover value (_candy_value; greedy's: in the blank sheet)
             for b in range(36):
                 k = tb.bc[b]
                 cover = ((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1)
@@ -742,6 +742,7 @@ def play(doc, dice, u, policy: str, targets):
     t, tab, table = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"], games["cover"] = ALL36, policy != "random", policy == "cover"
+    games["bval"] = CANDY_WEIGHT * tab["gt"][0, 0]  # no candy stashed, no help: _play's start values
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
           np.ascontiguousarray(targets, np.int64), table, out)
