@@ -12,12 +12,18 @@ Each function mirrors a part of rules.State. Options come in the reference's can
 greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
 hold both engines to the same end states. Shortcuts that keep the same decisions:
 - the boxes that can still be crossed out are one 36-bit mask (`free`), so a random pick finds
-  its r-th option by bit counts instead of listing the options;
-- a box's symbol value depends only on its child's free boxes: one table lookup (`symb`);
+  its r-th option by bit counts (popcount, a 6-bit table) instead of listing the options;
+- a free box's greedy value is a symbol part, one table lookup by its child's free boxes
+  (`symb`), plus a candy and cover part kept per box (`bval`, refreshed for a candy's free boxes
+  when its stash grows); greedy scans only free boxes (trailing_zeros);
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
   reference's queue);
-- the random policy skips greedy's bookkeeping (candy values, option values).
-- a stash column's count (candies past it) is kept as candies come, not counted again.
+- the random policy skips greedy's bookkeeping (candy values, option values), greedy and cover
+  copy no uniforms, and a stash column's count (candies past it) is kept as candies come.
+Speed: a random game's branches are unpredictable, so what its picks lead to (which die and
+box, a reward earned, a symbol unlocked, a third scare) is computed without branches; rare
+paths (a bat, a skull, effects waiting, greedy's argmax and die/child values) are calls made
+only when needed, so that the common path is small enough for LLVM to inline.
 Compile time: the whole suite pays a cold compile in CI, and numba's cost is mostly per compiled
 function and per overload, so tiny helpers are written in place, arguments never vary in type
 (no literal-typed copies), and only `_play` is cached (its cache holds the helpers). The end
@@ -31,6 +37,8 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .board import Tables, finish, layout_of, tables
@@ -52,7 +60,8 @@ PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "re
 
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
 TAB = np.dtype([
-    ("symb", i8, 6 * 64 * 6),  # symbol part of a box's greedy value, by child, its free boxes, die value
+    ("symb", np.int16, 6 * 64 * 6),  # a free box's symbol value, by child, the child's free boxes, die value
+    ("cmask", i8, 6),  # the boxes of each candy
     ("bc", i8, 36), ("gt", i8, 8),  # candy of each box; points the (n+1)-th candy of a type adds
     ("pm", i8, 36), ("pk", i8, 36),  # each box's power symbol: its boxes (DUMMY: none) and power
     ("bm", i8, 36), ("brow", i8, 36),  # each box's Boo-nus symbol: its boxes and row
@@ -69,12 +78,13 @@ GAME = np.dtype([
     ("boxes", i8), ("free", i8),  # the boxes crossed out; those that still can be
     ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
     ("over", i8, 7),  # candies whose stash holds more than n, per n (kept by _add_candy)
-    ("cval", i8, 6),  # each candy's part of a box's greedy value, kept up to date (_candy_value)
+    ("bval", i8, 36),  # each box's candy and cover part of its greedy value, kept up to date (_candy_value)
     ("reward", i8, 7),  # 0 not earned, 1 star / cauldron chosen, 2 pyramid, 3 waiting, 4 lost
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
     # cauldron/pyramid choices, Boo-nus rows, stars
-    ("greedy", np.bool_), ("k", i8), ("u", np.float64, K),  # the policy; this turn's decisions, uniforms
+    ("greedy", np.bool_), ("cover", np.bool_),  # the policy
+    ("k", i8), ("u", np.float64, K),  # this turn's decisions so far, and its uniforms
     ("h_boxes", i8), ("h_cand", i8), ("h_scare", i8), ("h_caul", i8), ("h_pyr", i8), ("h_cbox", i8),
     ("h_col", i8), ("h_star", i8),  # what helps toward the cover target (rules.Help)
     ("opts", i8, 16), ("vals", i8, 16)], align=True)  # a decision's options (12 at most) and values
@@ -83,7 +93,7 @@ GAME = np.dtype([
 def build(t: Tables) -> np.ndarray:
     """The sheet's TAB record (in an array of one)."""
     S, P = t.n_sym, t.n_pow
-    symb = np.full((6, 64, 6), NEG, i8)
+    symb = np.zeros((6, 64, 6), np.int16)
     for c in range(6):
         masks = [(int(t.sym_mask[s]) >> (6 * c)) & 63 for s in range(S)]
         for f in range(64):
@@ -95,6 +105,7 @@ def build(t: Tables) -> np.ndarray:
     r = tab[0]
     r["symb"], r["bc"], r["gt"] = symb.reshape(-1), t.box_candy, np.append(np.diff(t.points), 0)
     r["pm"], r["bm"] = DUMMY, DUMMY
+    r["cmask"] = [sum(1 << int(b) for b in np.flatnonzero(t.box_candy == k)) for k in range(6)]
     for s in range(S):
         m = int(t.sym_mask[s])
         if s >= P:
@@ -113,6 +124,7 @@ def build(t: Tables) -> np.ndarray:
     r["needs"], r["rew_star"] = t.needs, t.rew_star
     r["n_pow"], r["turns"], r["bones_any"] = P, t.turns, t.bones_any
     r["at"] = [layout_of(t)[name].start for name in PARTS]
+    assert list(r["at"][:4]) == [0, 36, 42, 48], "_flat writes boxes, scares and stash at fixed places"
     for m in range(64):
         bits = [i for i in range(6) if m >> i & 1]
         r["pop6"][m] = len(bits)
@@ -127,11 +139,10 @@ def help_table(t: Tables) -> np.ndarray:
                       h.star] for h in hs], i8)
 
 
-def help_rows(table: np.ndarray, targets: np.ndarray, cover: bool) -> np.ndarray:
-    """[G, 8] what helps each game toward its cover target (nothing, for the other policies)."""
-    if not cover:
-        return np.broadcast_to(table[-1], (len(targets), 8))
-    return table[np.where(targets < 0, len(table) - 1, targets)]
+@intrinsic
+def popcount(typingctx, x):
+    """The set bits of an integer (one instruction)."""
+    return x(x), lambda context, builder, sig, args: builder.ctpop(args[0])
 
 
 jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds them)
@@ -140,8 +151,14 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
 def _candy_value(tb, s, k):
-    """Keep s.cval[k], the candy part of a box's greedy value, up to date (rules.box_value)."""
-    s.cval[k] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+    """Keep s.bval of candy k's free boxes, the candy and cover part of their greedy value, up to
+    date (rules.box_value; only free boxes are valued)."""
+    v = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+    left = tb.cmask[k] & s.free
+    while left:
+        b = trailing_zeros(left)
+        left &= left - 1
+        s.bval[b] = v + BIG * ((s.h_boxes >> b) & 1)
 
 
 @jit
@@ -151,7 +168,7 @@ def _box_value(tb, s, b):
     f = (s.free >> (6 * c)) & 63
     if not (f >> v) & 1:
         return NEG
-    return tb.symb[(c * 64 + f) * 6 + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
+    return tb.symb[(c * 64 + f) * 6 + v] + s.bval[b]
 
 
 @jit
@@ -172,9 +189,11 @@ def _cauldron_value(tb, s):
     best = 0
     if not s.greedy:  # values only guide greedy
         return best
-    for i in range(tb.n_caul):
-        if not (s.caul >> i) & 1:
-            best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
+    left = ~s.caul & ((np.int64(1) << tb.n_caul) - 1)  # the cauldron boxes not checked
+    while left:
+        i = trailing_zeros(left)
+        left &= left - 1
+        best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
     return best
 
 
@@ -196,8 +215,13 @@ def _choose(s, n):
     floor(u * n) with this turn's next uniform)."""
     k = s.k
     s.k = k + 1
-    if not s.greedy:
-        return np.int64(s.u[k % K] * n)
+    if s.greedy:
+        return _argmax(s, n)
+    return np.int64(s.u[k % K] * n)
+
+
+@jit
+def _argmax(s, n):
     best = 0
     for i in range(1, n):
         if s.vals[i] > s.vals[best]:
@@ -208,18 +232,18 @@ def _choose(s, n):
 @jit
 def _any_box(tb, s):
     """Doubles and stars: a decision among every available box (-1: none, no decision)."""
-    if not s.greedy:  # the r-th available box, found child by child
-        n = np.int64(0)
-        for c in range(6):
-            n += tb.pop6[(s.free >> (6 * c)) & 63]
+    if not s.greedy:  # the r-th available box, found child by child without branches
+        n = popcount(s.free)
         if n == 0:
             return -1
-        r = _choose(s, n)
+        r, box = _choose(s, n), np.int64(0)
         for c in range(6):
             f = (s.free >> (6 * c)) & 63
-            if r < tb.pop6[f]:
-                return 6 * c + tb.nth6[f * 6 + r]
-            r -= tb.pop6[f]
+            p = popcount(f)
+            here = (r >= 0) & (r < p)
+            box += (6 * c + tb.nth6[f * 6 + (r if here else 0)]) if here else 0
+            r -= p
+        return box
     box, _ = _best_box(tb, s)
     s.k += box >= 0
     return box
@@ -231,14 +255,13 @@ def _best_box(tb, s):
     best, best_v = -1, NEG
     for c in range(6):
         f = (s.free >> (6 * c)) & 63
-        if f == 0:
-            continue
-        row = (c * 64 + f) * 6  # the symbol values of this child's boxes (NEG: not free)
-        for v in range(6):
-            b = 6 * c + v
-            x = tb.symb[row + v] + s.cval[tb.bc[b]] + BIG * ((s.h_boxes >> b) & 1)
+        row, left = (c * 64 + f) * 6, f  # the symbol values of this child's free boxes
+        while left:
+            v = trailing_zeros(left)
+            left &= left - 1
+            x = tb.symb[row + v] + s.bval[6 * c + v]
             if x > best_v:
-                best, best_v = b, x
+                best, best_v = 6 * c + v, x
     return best, best_v
 
 
@@ -262,37 +285,29 @@ def _add_candy(tb, s, k):
     s.over[n] += 1
     if s.greedy:
         _candy_value(tb, s, k)
-    if s.reward[n] != 0:
-        return
-    if s.over[n] >= tb.needs[n]:
-        if tb.rew_star[n]:
-            s.reward[n] = 1
-            s.ps += 1
-        else:
-            s.reward[n] = 3  # waits for the cauldron-or-pyramid choice
-            s.pcp += 1
+    # without branches: column n earns its reward the first time enough candies pass it
+    earn = np.int64((s.reward[n] == 0) & (s.over[n] >= tb.needs[n]))
+    star = tb.rew_star[n]
+    s.reward[n] += earn * (3 - 2 * star)  # 1: a star; 3: waits for the cauldron-or-pyramid choice
+    s.ps += earn * star
+    s.pcp += earn * (1 - star)
 
 
 @jit
 def _unlock(tb, s, box):
     """The box's power and Boo-nus symbols, when now complete."""
-    bx = s.boxes
-    pm = tb.pm[box]
-    if bx & pm == pm:
-        kind = tb.pk[box]
-        if tb.imm[kind]:
-            s.used[kind] += 1
-            if kind == CAULDRON:
-                s.pc += 1
-            else:
-                _pyramid(tb, s)  # asks nothing and comes first: checked at once
-        else:
-            s.ready[kind] += 1
-    bm = tb.bm[box]
-    if bx & bm == bm:
-        rm = tb.rowmask[tb.brow[box]]
-        if bx & rm == rm:
-            s.pr += 1
+    bx, pm, bm, kind = s.boxes, tb.pm[box], tb.bm[box], tb.pk[box]
+    done = np.int64(bx & pm == pm)  # without branches (a random game's are unpredictable)
+    now = done * tb.imm[kind]  # used at once: a cauldron box to choose, or the next pyramid box
+    s.used[kind] += now
+    s.ready[kind] += done - now
+    cauldron = now * (kind == CAULDRON)
+    s.pc += cauldron
+    pyramid, full = now - cauldron, np.int64(s.pyr >= tb.top)  # asks nothing: checked at once
+    s.lost += pyramid * full
+    s.pyr += pyramid * (1 - full)
+    rm = tb.rowmask[tb.brow[box]]
+    s.pr += np.int64((bx & bm == bm) & (bx & rm == rm))
 
 
 @jit
@@ -302,34 +317,51 @@ def _collect(tb, s, box):
     s.free &= ~(np.int64(1) << box)
     candy = tb.bc[box]
     if s.ready[BAT] > 0:
-        s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
-        n = np.int64(1)
-        for k in range(6):
-            if s.stash[k] < 7 and k != candy:
-                s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
-                n += 1
-        i = _choose(s, n)
-        if i > 0:
-            s.used[BAT] += 1
-            s.ready[BAT] -= 1
-            candy = s.opts[i]
+        candy = _bat(tb, s, candy)
     _add_candy(tb, s, candy)
     _unlock(tb, s, box)
 
 
 @jit
-def _cauldron(tb, s):
-    """A cauldron box of choice: its candy goes to the stash."""
-    n = np.int64(0)
-    for i in range(tb.n_caul):
-        if not (s.caul >> i) & 1:
-            hit = i == s.h_cbox or (s.h_cand >> tb.caul[i]) & 1
-            s.opts[n], s.vals[n] = i, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]] + (BIG if hit else 0)
+def _bat(tb, s, candy):
+    """An unlocked bat may change the candy collected: the candy kept."""
+    s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
+    n = np.int64(1)
+    for k in range(6):
+        if s.stash[k] < 7 and k != candy:
+            s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
             n += 1
-    if n == 0:
+    i = _choose(s, n)
+    if i > 0:
+        s.used[BAT] += 1
+        s.ready[BAT] -= 1
+        candy = s.opts[i]
+    return candy
+
+
+@jit
+def _cauldron(tb, s):
+    """A cauldron box of choice (the options: the boxes not checked, in order): its candy goes
+    to the stash."""
+    free = ~s.caul & ((np.int64(1) << tb.n_caul) - 1)
+    if free == 0:
         s.lost += 1
         return
-    i = s.opts[_choose(s, n)]
+    left, i = free, np.int64(-1)
+    if s.greedy:  # the first of highest value
+        s.k += 1
+        best_v = NEG
+        while left:
+            j = trailing_zeros(left)
+            left &= left - 1
+            hit = j == s.h_cbox or (s.h_cand >> tb.caul[j]) & 1
+            x = CANDY_WEIGHT * tb.gt[s.stash[tb.caul[j]]] + (BIG if hit else 0)
+            if x > best_v:
+                i, best_v = j, x
+    else:  # the r-th
+        for _ in range(_choose(s, popcount(free))):
+            left &= left - 1
+        i = trailing_zeros(left)
     s.caul |= np.int64(1) << i
     _add_candy(tb, s, tb.caul[i])
 
@@ -394,6 +426,13 @@ def _row(tb, s):
 
 @jit
 def _resolve(tb, s):
+    """The immediate effects waiting, if any (_effects)."""
+    if s.pc | s.pcp | s.pr | s.ps:
+        _effects(tb, s)
+
+
+@jit
+def _effects(tb, s):
     """Immediate effects, one at a time, in the reference's order: cauldron boxes, stash columns'
     cauldron/pyramid choices (leftmost first), Boo-nus row actions, stars."""
     while True:
@@ -424,16 +463,19 @@ def _resolve(tb, s):
 @jit
 def _scare(s, c):
     """Check a scare circle; the third is the skull: the child is scared, its boxes closed."""
-    s.scares[c] += 1
-    if s.scares[c] == 3:
-        s.free &= ~(np.int64(63) << (6 * c))
+    n = s.scares[c] + 1
+    s.scares[c] = n
+    s.free &= ~((np.int64(63) << (6 * c)) & -np.int64(n == 3))
 
 
 @jit
 def _skull(s, target):
     """Zombie: an unlocked skull may skip this turn's scare (target -1: the full moon's scare)."""
-    if s.ready[SKULL] == 0:
-        return False
+    return s.ready[SKULL] > 0 and _skull_choice(s, target)
+
+
+@jit
+def _skull_choice(s, target):
     if target < 0:  # every child the full moon may scare has 2 scares, and none is the target
         bad = True
         for c in range(6):
@@ -508,21 +550,29 @@ def _die_child(tb, s, a, b, plan):
     # bit c: child c's box for the die is free (one multiply gathers bits 0, 6, ..., 30)
     m1 = ((((s.free >> (a - 1)) & COLS) * GATHER) >> 30) & 63
     m2 = ((((s.free >> (b - 1)) & COLS) * GATHER) >> 30) & 63
-    n1, n = tb.pop6[m1], tb.pop6[m1] + tb.pop6[m2]
+    n1 = popcount(m1)
+    n = n1 + popcount(m2)
     if n == 0:
         return -1
-    if not s.greedy:
-        r = _choose(s, n)
-        return tb.nth6[m1 * 6 + r] if r < n1 else 6 + tb.nth6[m2 * 6 + r - n1]
+    if s.greedy:
+        return _die_child_greedy(tb, s, a, b, plan, m1, m2)
+    r = _choose(s, n)
+    second = r >= n1  # no branch: the choice is random
+    return 6 * second + tb.nth6[(m2 if second else m1) * 6 + r - (n1 if second else 0)]
+
+
+@jit
+def _die_child_greedy(tb, s, a, b, plan, m1, m2):
     best, best_v = -1, NEG
     for i in range(2):
         m, d, scared = (m1, a, b) if i == 0 else (m2, b, a)
         if m == 0:
             continue
         cost = _scare_cost(s, scared - 1) if plan else 0
-        for c in range(6):  # every child: symb is NEG for a box that is not free
-            box, f = 6 * c + d - 1, (s.free >> (6 * c)) & 63
-            x = tb.symb[(c * 64 + f) * 6 + d - 1] + s.cval[tb.bc[box]] + BIG * ((s.h_boxes >> box) & 1) - cost
+        while m:  # the children whose box for die d is free
+            c = trailing_zeros(m)
+            m &= m - 1
+            x = tb.symb[(c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1] + s.bval[6 * c + d - 1] - cost
             if x > best_v:
                 best, best_v = 6 * i + c, x
     s.k += 1
@@ -588,16 +638,20 @@ def _plain(tb, s, a, b):
             s.ready[MOON] -= 1
             o = _die_child(tb, s, a, b, np.int64(0))
             if o >= 0:
-                d, other = (a, b) if o < 6 else (b, a)
-                _collect(tb, s, 6 * (o % 6) + d - 1)
+                second = o >= 6
+                d = b if second else a
+                other = a + b - d
+                _collect(tb, s, 6 * (o - 6 * second) + d - 1)
                 _resolve(tb, s)
                 _moon_collect(tb, s, other)
             _moon_scare(tb, s)
             return
     o = _die_child(tb, s, a, b, np.int64(1))
     if o >= 0:
-        d, other = (a, b) if o < 6 else (b, a)
-        _collect(tb, s, 6 * (o % 6) + d - 1)
+        second = o >= 6  # (o - 6 * second: o % 6 without a division)
+        d = b if second else a
+        other = a + b - d
+        _collect(tb, s, 6 * (o - 6 * second) + d - 1)
         _resolve(tb, s)
         if s.ready[MOON] > moons and _moon_late(tb, s, other, other - 1):  # a full moon circled now
             s.used[MOON] += 1
@@ -615,45 +669,59 @@ def _plain(tb, s, a, b):
 
 @jit
 def _flat(tb, s, out):
-    """The end state, each part where rules.layout_of puts it (tb.at)."""
-    at, bx = tb.at, s.boxes
+    """The end state, each part where rules.layout_of puts it: boxes, scares and stash first (at
+    fixed places: plain stores), the rest at tb.at (unsigned indices: no negative-index checks)."""
+    bx, n_pow, at = s.boxes, tb.n_pow, tb.at
     for b in range(36):
-        out[at[A_BOXES] + b] = (bx >> b) & 1
+        out[b] = (bx >> b) & 1
     for j in range(6):
-        out[at[A_SCARES] + j], out[at[A_STASH] + j], out[at[A_USED] + j] = s.scares[j], s.stash[j], s.used[j]
-    for i in range(tb.n_pow):
+        out[36 + j], out[42 + j] = s.scares[j], s.stash[j]
+    rest = out[48:]  # the first part whose place depends on the sheet (unlocked)
+    o_used, o_bn, o_bc = np.uint64(at[A_USED] - 48), np.uint64(at[A_BOONUS] - 48), np.uint64(at[A_BCOUNT] - 48)
+    o_rw, o_ca = np.uint64(at[A_REWARD] - 48), np.uint64(at[A_CAULDRON] - 48)
+    for j in range(6):
+        rest[o_used + np.uint64(j)] = s.used[j]
+    for i in range(n_pow):
         m = tb.sym_mask[i]
-        out[at[A_UNLOCKED] + i] = bx & m == m
+        rest[i] = bx & m == m
     for r in range(3):
-        out[at[A_BCOUNT] + r] = 0
+        rest[o_bc + np.uint64(r)] = 0
     for c in range(6):  # each child's Boo-nus symbol, and the count of each row
-        m = tb.sym_mask[tb.n_pow + c]
+        m = tb.sym_mask[n_pow + c]
         done = bx & m == m
-        out[at[A_BOONUS] + c] = done
-        out[at[A_BCOUNT] + tb.sym_kind[tb.n_pow + c] - 6] += done
+        rest[o_bn + np.uint64(c)] = done
+        rest[o_bc + np.uint64(tb.sym_kind[n_pow + c] - 6)] += done
     for j in range(7):
-        out[at[A_REWARD] + j] = s.reward[j]
+        rest[o_rw + np.uint64(j)] = s.reward[j]
     for i in range(tb.n_caul):
-        out[at[A_CAULDRON] + i] = (s.caul >> i) & 1
-    out[at[A_PYRAMID]], out[at[A_LOST]], out[at[A_MISSED]], out[at[A_TURN]] = s.pyr, s.lost, s.missed, s.turn
+        rest[o_ca + np.uint64(i)] = (s.caul >> i) & 1
+    rest[np.uint64(at[A_PYRAMID] - 48)], rest[np.uint64(at[A_LOST] - 48)] = s.pyr, s.lost
+    rest[np.uint64(at[A_MISSED] - 48)], rest[np.uint64(at[A_TURN] - 48)] = s.missed, s.turn
 
 
 @numba.njit(cache=True, nogil=True)
-def _play(tab, games, dice, u, help_, out):
-    """Play every game: dice [G, T, 2], uniforms [G, T, K], help [G, 8]; end states into out.
-    games[1] is a blank sheet (and the policy), copied to games[0] for each game."""
+def _play(tab, games, dice, u, targets, help_, out):
+    """Play every game: dice [G, T, 2], uniforms [G, T, K], cover targets [G] (help_table's
+    rows); end states into out. games[1] is a blank sheet (and the policy), copied to games[0]
+    for each game."""
     tb, s = tab[0], games[0]
+    nothing = help_.shape[0] - 1
     for g in range(dice.shape[0]):
         games[0] = games[1]
-        s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[g, 0], help_[g, 1], help_[g, 2], help_[g, 3]
-        s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[g, 4], help_[g, 5], help_[g, 6], help_[g, 7]
-        for k in range(6):
-            _candy_value(tb, s, k)
+        e = targets[g] if s.cover and targets[g] >= 0 else nothing
+        s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[e, 0], help_[e, 1], help_[e, 2], help_[e, 3]
+        s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[e, 4], help_[e, 5], help_[e, 6], help_[e, 7]
+        if s.cover:  # every box's candy and cover value (_candy_value; greedy's: in the blank sheet)
+            for b in range(36):
+                k = tb.bc[b]
+                cover = ((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1)
+                s.bval[b] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * cover
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
-            for j in range(K):
-                s.u[j] = u[g, turn, j]
+            if not s.greedy:  # greedy reads no uniforms
+                for j in range(K):
+                    s.u[j] = u[g, turn, j]
             if a == b:
                 _doubles(tb, s)
             else:
@@ -673,9 +741,10 @@ def _tables(doc_json: str):
 def play(doc, dice, u, policy: str, targets):
     t, tab, table = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
-    games["free"], games["greedy"] = ALL36, policy != "random"
+    games["free"], games["greedy"], games["cover"] = ALL36, policy != "random", policy == "cover"
+    games["bval"] = CANDY_WEIGHT * tab["gt"][0, 0]  # no candy stashed, no help: _play's start values
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
-          np.ascontiguousarray(help_rows(table, np.asarray(targets), policy == "cover")), out)
+          np.ascontiguousarray(targets, np.int64), table, out)
     return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
     # cached with the other file's code and not see it change)
