@@ -233,13 +233,15 @@ def qr_urls(pdf: Path) -> list[str]:
 # worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
 # of CPU for the three in one process, 2026-12-01). Instead the controller starts
 # tests/warm_engines.py, which compiles them while holding WARM_LOCK; modules not in NO_GAMES wait
-# for that lock before their first test, and NO_GAMES modules run first
-# (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps this order).
+# for that lock before their first test (those in OWN_WAIT at the point they need the engines), and
+# OWN_WAIT and NO_GAMES modules run first (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps
+# this order).
 _CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]  # one lock per checkout
 WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{_CHECKOUT}.lock"
 # modules that play no game with a compiled engine of this checkout, heaviest first (2026-12-01)
-NO_GAMES = ["test_install.py",  # its venv compiles its own copy of the engines: nothing to share
-            "test_kit.py", "test_cards.py", "test_print_rules.py", "test_bom.py", "test_build.py",
+# modules that call wait_for_engines() themselves, after a set-up of their own
+OWN_WAIT = ["test_install.py"]  # builds a wheel and a venv, then copies the compiled engines to it
+NO_GAMES = ["test_kit.py", "test_cards.py", "test_print_rules.py", "test_bom.py", "test_build.py",
             "test_fillable.py", "test_rules_cards.py", "test_booklet.py", "test_robust.py",
             "test_status_sheet.py", "test_roll_dice.py", "test_rules_cards_text.py",
             "test_print_defects.py", "test_print_on_demand.py", "test_paper_dice.py", "test_mat.py",
@@ -301,11 +303,11 @@ def wait_for_engines() -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def _engines_compiled(request):
-    if request.node.path.name not in NO_GAMES:
+    if request.node.path.name not in NO_GAMES + OWN_WAIT:
         wait_for_engines()
 
 
 def pytest_collection_modifyitems(items):
-    """Modules that play no game first, then the heavy ones; heaviest first within each."""
-    rank = {name: i for i, name in enumerate(NO_GAMES + HEAVY)}
+    """The install test, the modules that play no game, then the heavy ones; heaviest first within each."""
+    rank = {name: i for i, name in enumerate(OWN_WAIT + NO_GAMES + HEAVY)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: same order inside

@@ -29,14 +29,20 @@ def cold_rules(layouts: Path) -> dict[str, str]:
 
 
 def warm(layouts: Path) -> list[str]:
-    """Play a couple of games of every cold engine with each policy (compiling it); the layouts warmed."""
+    """Play a couple of games of every cold engine with each policy (compiling it), as the validator
+    does, then one game per policy as a search worker warms up: Tricky Treats' engine is handed a
+    read-only help table for a single game, a second signature it compiles for (about 8 s) in
+    every search worker otherwise. The layouts warmed."""
     from sheetgen import kinds
+    from sheetgen.search_play import warm as warm_search_worker
     from sheetgen.validate.engine import POLICIES
     from sheetgen.validate.run import run
 
     done = []
     for name in cold_rules(layouts).values():
-        run(kinds.load(name), 2, 0, POLICIES, "fast", 1, None, 1)
+        loaded = kinds.load(name)
+        run(loaded, 2, 0, POLICIES, "fast", 1, None, 1)
+        warm_search_worker(loaded.name)
         done.append(name)
     return done
 
