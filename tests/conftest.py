@@ -238,20 +238,26 @@ def qr_urls(pdf: Path) -> list[str]:
 # this order).
 _CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]  # one lock per checkout
 WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{_CHECKOUT}.lock"
-# modules that play no game with a compiled engine of this checkout, heaviest first (2026-12-01)
 # modules that call wait_for_engines() themselves, after a set-up of their own
 OWN_WAIT = ["test_install.py"]  # builds a wheel and a venv, then copies the compiled engines to it
-NO_GAMES = ["test_kit.py", "test_cards.py", "test_print_rules.py", "test_bom.py", "test_build.py",
-            "test_fillable.py", "test_rules_cards.py", "test_booklet.py", "test_robust.py",
-            "test_status_sheet.py", "test_roll_dice.py", "test_rules_cards_text.py",
-            "test_print_defects.py", "test_print_on_demand.py", "test_paper_dice.py", "test_mat.py",
-            "test_tokens.py", "test_kit_documents.py", "test_bad_layouts.py", "test_boards.py",
-            "test_printshop.py", "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py",
-            # the validator on its toy game (tests/validate_toy.py), the race engine, the search path
-            "test_validate.py", "test_report.py", "test_race.py", "test_search_path.py"]
-# the others that cost most, heaviest first; any module not named runs after these
-HEAVY = ["test_validate_games.py", "test_variant.py", "test_haunt_the_block_engines.py",
-         "test_search.py", "test_serve_browser.py", "test_boogaloo_sheet.py", "test_properties.py"]
+# modules that play no game with a compiled engine of this checkout, heaviest first (CPU s of a
+# whole cold run, 2026-12-01)
+NO_GAMES = ["test_kit.py", "test_cards.py", "test_build.py", "test_print_rules.py", "test_report.py",
+            "test_fillable.py", "test_validate.py", "test_rules_cards.py", "test_robust.py",
+            "test_roll_dice.py", "test_booklet.py", "test_print_defects.py", "test_rules_cards_text.py",
+            "test_print_on_demand.py", "test_bom.py", "test_status_sheet.py", "test_race.py",
+            "test_search_path.py", "test_tokens.py", "test_boards.py", "test_mat.py",
+            "test_paper_dice.py", "test_kit_documents.py", "test_bad_layouts.py", "test_printshop.py",
+            "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py"]
+# (test_validate, test_report: the validator on its toy game, tests/validate_toy.py; test_race: the
+# race engine; test_search_path: the search's files, no game played)
+# the others, heaviest first, so that the run ends on short modules; any module not named runs last
+HEAVY = ["test_validate_games.py", "test_variant.py", "test_search.py", "test_haunt_the_block_engines.py",
+         "test_properties.py", "test_serve_browser.py", "test_tricky_treats_engines.py",
+         "test_boogaloo_sheet.py", "test_boogaloo_engines.py", "test_search_spaces.py",
+         "test_haunt_the_block_variant.py", "test_search_links.py", "test_serve.py",
+         "test_boogaloo_variant.py", "test_haunt_the_block_sheet.py", "test_tricky_treats_sheet.py",
+         "test_switched_off.py", "test_protocol.py"]
 
 
 def cold_engines() -> list[Path]:
