@@ -233,13 +233,10 @@ def qr_urls(pdf: Path) -> list[str]:
 # worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
 # of CPU for the three in one process, 2026-12-01). Instead the controller starts
 # tests/warm_engines.py, which compiles them while holding WARM_LOCK; modules not in NO_GAMES wait
-# for that lock before their first test (those in OWN_WAIT at the point they need the engines), and
-# OWN_WAIT and NO_GAMES modules run first (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps
-# this order).
+# for that lock before their first test, and NO_GAMES modules run first (pytest -n 2 --dist loadfile
+# --no-loadscope-reorder keeps this order).
 _CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]  # one lock per checkout
 WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{_CHECKOUT}.lock"
-# modules that call wait_for_engines() themselves, after a set-up of their own
-OWN_WAIT = ["test_install.py"]  # builds a wheel and a venv, then copies the compiled engines to it
 # modules that play no game with a compiled engine of this checkout, heaviest first (CPU s of a
 # whole cold run, 2026-12-01)
 NO_GAMES = ["test_kit.py", "test_cards.py", "test_build.py", "test_print_rules.py", "test_report.py",
@@ -252,7 +249,8 @@ NO_GAMES = ["test_kit.py", "test_cards.py", "test_build.py", "test_print_rules.p
 # (test_validate, test_report: the validator on its toy game, tests/validate_toy.py; test_race: the
 # race engine; test_search_path: the search's files, no game played)
 # the others, heaviest first, so that the run ends on short modules; any module not named runs last
-HEAVY = ["test_validate_games.py", "test_variant.py", "test_search.py", "test_haunt_the_block_engines.py",
+HEAVY = ["test_install.py",  # copies the compiled engines to its venv: after the warmer
+         "test_validate_games.py", "test_variant.py", "test_search.py", "test_haunt_the_block_engines.py",
          "test_properties.py", "test_serve_browser.py", "test_tricky_treats_engines.py",
          "test_boogaloo_sheet.py", "test_boogaloo_engines.py", "test_search_spaces.py",
          "test_haunt_the_block_variant.py", "test_search_links.py", "test_serve.py",
@@ -309,11 +307,11 @@ def wait_for_engines() -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def _engines_compiled(request):
-    if request.node.path.name not in NO_GAMES + OWN_WAIT:
+    if request.node.path.name not in NO_GAMES:
         wait_for_engines()
 
 
 def pytest_collection_modifyitems(items):
-    """The install test, the modules that play no game, then the heavy ones; heaviest first within each."""
-    rank = {name: i for i, name in enumerate(OWN_WAIT + NO_GAMES + HEAVY)}
+    """Modules that play no game first, then the heavy ones; heaviest first within each."""
+    rank = {name: i for i, name in enumerate(NO_GAMES + HEAVY)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: same order inside
