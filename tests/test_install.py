@@ -12,7 +12,6 @@ folders instead, and the test checks the installed tool found it.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import shutil
@@ -37,20 +36,16 @@ def _can_build() -> bool:
     return importlib.util.find_spec("wheel") is not None or (major, minor) >= (70, 1)
 
 
-def _numba_folder(source_dir: Path) -> Path:
-    """numba's cache folder for the code of one source folder: its name and SHA-1 of its path."""
-    path = os.path.abspath(source_dir)
-    return Path(os.environ["NUMBA_CACHE_DIR"]) / f"{os.path.basename(path)}_{hashlib.sha1(path.encode()).hexdigest()}"
-
-
 def _share_compiled_engines(installed: Path) -> None:
     """Copy this checkout's numba cache (the session's warmer compiled it) to the folders numba
     looks in for the installed package: the same source, so the same code."""
+    from sheetgen.jit import cache_folder
+
     wait_for_engines()
     for here in (ROOT / "sheetgen").rglob("*"):
-        cached = _numba_folder(here)
-        if here.is_dir() and cached.is_dir():
-            shutil.copytree(cached, _numba_folder(installed / here.relative_to(ROOT / "sheetgen")),
+        cached = cache_folder(here)
+        if here.is_dir() and cached is not None and cached.is_dir():
+            shutil.copytree(cached, cache_folder(installed / here.relative_to(ROOT / "sheetgen")),
                             dirs_exist_ok=True)
 
 
