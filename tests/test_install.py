@@ -6,8 +6,8 @@ with --no-deps into a venv that sees this interpreter's packages, so it needs no
 takes seconds. (The full fresh-venv `pip install .` is a manual check, see README.)
 
 numba keys its cache by the source file's folder (and content), so the installed engines would
-compile again (5-10 CPU s each); the venv gets this checkout's compiled code copied to its own
-folders instead, and the test checks the installed tool found it.
+compile again (5-10 CPU s each); the venv gets this checkout's compiled Boogaloo engine copied to
+its own folder instead, and the test checks the installed tool found it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from conftest import ROOT, wait_for_engines
 
 SHIPPED = {f"sheetgen/{d}/{p.name}" for d in ("layouts", "templates", "fonts")
            for p in (ROOT / d if d != "fonts" else ROOT / "sheetgen" / d).iterdir() if p.is_file()}
+ENGINES = ("boogaloo",)  # the engine the installed tool plays below: conftest waits for it alone
 
 
 def _can_build() -> bool:
@@ -36,17 +37,15 @@ def _can_build() -> bool:
     return importlib.util.find_spec("wheel") is not None or (major, minor) >= (70, 1)
 
 
-def _share_compiled_engines(installed: Path) -> None:
-    """Copy this checkout's numba cache (the session's warmer compiled it) to the folders numba
-    looks in for the installed package: the same source, so the same code."""
+def _share_compiled_engine(installed: Path, engine: str = ENGINES[0]) -> None:
+    """Copy this checkout's numba cache of one engine (the session's warmer compiled it) to the
+    folder numba looks in for the installed package: the same source, so the same code."""
     from sheetgen.jit import cache_folder
 
-    wait_for_engines()
-    for here in (ROOT / "sheetgen").rglob("*"):
-        cached = cache_folder(here)
-        if here.is_dir() and cached is not None and cached.is_dir():
-            shutil.copytree(cached, cache_folder(installed / here.relative_to(ROOT / "sheetgen")),
-                            dirs_exist_ok=True)
+    wait_for_engines(engine)
+    cached = cache_folder(ROOT / "sheetgen" / "games" / engine)
+    if cached is not None and cached.is_dir():
+        shutil.copytree(cached, cache_folder(installed / "games" / engine), dirs_exist_ok=True)
 
 
 def _run(exe: Path, *args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -77,7 +76,7 @@ def venv(tmp_path_factory):
     py = tmp / "venv" / "bin" / "python"
     subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps",
                     "--no-index", str(wheel)], check=True, capture_output=True)
-    _share_compiled_engines(next((tmp / "venv").glob("lib*/python*/site-packages/sheetgen")))
+    _share_compiled_engine(next((tmp / "venv").glob("lib*/python*/site-packages/sheetgen")))
     empty = tmp / "empty"
     empty.mkdir()
     return wheel, py, empty
