@@ -28,14 +28,20 @@ def compiled_module(rules_module: str):
     return mod if uses else None
 
 
+def cache_folder(source_dir) -> Path | None:
+    """numba's cache folder for the code of one source folder: that folder's name and the SHA-1 of
+    its path, under NUMBA_CACHE_DIR (None when that is not set)."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    path = os.path.abspath(source_dir)
+    return Path(root) / f"{os.path.basename(path)}_{hashlib.sha1(path.encode()).hexdigest()}" if root else None
+
+
 def is_cached(mod) -> bool:
     """True when numba's cache holds code compiled from this very source file (path and content)."""
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    if not root:
-        return False
     src = Path(os.path.abspath(mod.__file__))
-    # numba's folder for a source file: its folder's name and the SHA-1 of that folder's path
-    folder = Path(root) / f"{src.parent.name}_{hashlib.sha1(str(src.parent).encode()).hexdigest()}"
+    folder = cache_folder(src.parent)
+    if folder is None:
+        return False
     stat, data = src.stat(), src.read_bytes()
     fresh = (hashlib.sha256(data).digest(), (stat.st_mtime, stat.st_size))  # numba >= 0.61, older
     return any(_stamp(index) in fresh for index in folder.glob(f"{src.stem}.*.nbi"))

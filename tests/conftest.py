@@ -232,24 +232,32 @@ def qr_urls(pdf: Path) -> list[str]:
 # On an empty cache (a fresh clone: numba keys its cache by the source's path) each pytest-xdist
 # worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
 # of CPU for the three in one process, 2026-12-01). Instead the controller starts
-# tests/warm_engines.py, which compiles them while holding WARM_LOCK; modules not in NO_GAMES wait
-# for that lock before their first test, and NO_GAMES modules run first
-# (pytest -n 2 --dist loadfile --no-loadscope-reorder keeps this order).
+# tests/warm_engines.py, which compiles them while holding WARM_LOCK, and each engine's own lock until
+# that engine is compiled; modules not in NO_GAMES wait for those locks before their first test (all
+# of them, or the engines the module names in ENGINES), and NO_GAMES modules run first (pytest -n 2
+# --dist loadfile --no-loadscope-reorder keeps this order).
 _CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]  # one lock per checkout
 WARM_LOCK = Path(os.environ["NUMBA_CACHE_DIR"]) / f".warm-{_CHECKOUT}.lock"
-# modules that play no game with a compiled engine of this checkout, heaviest first (2026-12-01)
-NO_GAMES = ["test_install.py",  # its venv compiles its own copy of the engines: nothing to share
-            "test_kit.py", "test_cards.py", "test_print_rules.py", "test_bom.py", "test_build.py",
-            "test_fillable.py", "test_rules_cards.py", "test_booklet.py", "test_robust.py",
-            "test_status_sheet.py", "test_roll_dice.py", "test_rules_cards_text.py",
-            "test_print_defects.py", "test_print_on_demand.py", "test_paper_dice.py", "test_mat.py",
-            "test_tokens.py", "test_kit_documents.py", "test_bad_layouts.py", "test_boards.py",
-            "test_printshop.py", "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py",
-            # the validator on its toy game (tests/validate_toy.py), the race engine, the search path
-            "test_validate.py", "test_report.py", "test_race.py", "test_search_path.py"]
-# the others that cost most, heaviest first; any module not named runs after these
-HEAVY = ["test_validate_games.py", "test_variant.py", "test_haunt_the_block_engines.py",
-         "test_search.py", "test_serve_browser.py", "test_boogaloo_sheet.py", "test_properties.py"]
+# waits for Boogaloo's engine only (the warmer's first), then runs the installed tool meanwhile
+FIRST = ["test_install.py"]
+# modules that play no game with a compiled engine of this checkout, heaviest first (CPU s of a
+# whole cold run, 2026-12-01)
+NO_GAMES = ["test_kit.py", "test_cards.py", "test_build.py", "test_print_rules.py", "test_report.py",
+            "test_fillable.py", "test_validate.py", "test_rules_cards.py", "test_robust.py",
+            "test_roll_dice.py", "test_booklet.py", "test_print_defects.py", "test_rules_cards_text.py",
+            "test_print_on_demand.py", "test_bom.py", "test_status_sheet.py", "test_race.py",
+            "test_search_path.py", "test_tokens.py", "test_boards.py", "test_mat.py",
+            "test_paper_dice.py", "test_kit_documents.py", "test_bad_layouts.py", "test_printshop.py",
+            "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py"]
+# (test_validate, test_report: the validator on its toy game, tests/validate_toy.py; test_race: the
+# race engine; test_search_path: the search's files, no game played)
+# the others, heaviest first, so that the run ends on short modules; any module not named runs last
+HEAVY = ["test_validate_games.py", "test_variant.py", "test_search.py", "test_haunt_the_block_engines.py",
+         "test_properties.py", "test_serve_browser.py", "test_tricky_treats_engines.py",
+         "test_boogaloo_sheet.py", "test_boogaloo_engines.py", "test_search_spaces.py",
+         "test_haunt_the_block_variant.py", "test_search_links.py", "test_serve.py",
+         "test_boogaloo_variant.py", "test_haunt_the_block_sheet.py", "test_tricky_treats_sheet.py",
+         "test_switched_off.py", "test_protocol.py"]
 
 
 def cold_engines() -> list[Path]:
@@ -260,8 +268,14 @@ def cold_engines() -> list[Path]:
             if "numba" in p.read_text() and not jit.is_cached(SimpleNamespace(__file__=str(p)))]
 
 
+def engine_lock(engine: str) -> Path:
+    """The lock the warmer holds until one engine (its games package: boogaloo...) is compiled."""
+    return WARM_LOCK.with_name(f".warm-{_CHECKOUT}-{engine}.lock")
+
+
 def pytest_configure(config):
-    if hasattr(config, "workerinput") or not cold_engines():
+    cold = [] if hasattr(config, "workerinput") else cold_engines()
+    if not cold:
         return  # an xdist worker (the controller started the warmer), or nothing to compile
     if config.args and all(Path(a.split("::")[0]).name in NO_GAMES for a in config.args):
         return  # only modules that play no game were asked for
@@ -275,11 +289,18 @@ def pytest_configure(config):
     except BlockingIOError:  # another session of this checkout is compiling them: wait for it
         lock.close()
         return
-    # the warmer inherits the locked file and holds the lock until it exits, however it exits
+    engines = {p.parent.name: open(engine_lock(p.parent.name), "a") for p in cold}
+    for f in engines.values():  # free: only a warmer, which holds WARM_LOCK, takes them
+        fcntl.flock(f, fcntl.LOCK_EX)
+    # the warmer inherits the locked files: it closes an engine's when that engine is compiled, and
+    # holds WARM_LOCK until it exits, however it exits
     config.sheetgen_warmer = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "warm_engines.py"), str(lock.fileno()), str(LAYOUTS)],
-        pass_fds=(lock.fileno(),), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    lock.close()
+        [sys.executable, str(ROOT / "tests" / "warm_engines.py"), str(lock.fileno()), str(LAYOUTS),
+         *(f"{name}={f.fileno()}" for name, f in engines.items())],
+        pass_fds=(lock.fileno(), *(f.fileno() for f in engines.values())), cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for f in (lock, *engines.values()):
+        f.close()
 
 
 def pytest_unconfigure(config):
@@ -289,23 +310,25 @@ def pytest_unconfigure(config):
         warmer.wait()
 
 
-def wait_for_engines() -> None:
-    """Return once no warmer is compiling this checkout's engines (at once when none is)."""
-    try:
-        lock = open(WARM_LOCK, "r")
-    except OSError:  # no warmer ever ran here
-        return
-    with lock:
-        fcntl.flock(lock, fcntl.LOCK_SH)
+def wait_for_engines(*engines: str) -> None:
+    """Return once no warmer is compiling this checkout's engines, or these engines (games packages:
+    boogaloo, tricky_treats...); at once when none is."""
+    for path in [engine_lock(e) for e in engines] or [WARM_LOCK]:
+        try:
+            lock = open(path, "r")
+        except OSError:  # no warmer ever ran here
+            continue
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_SH)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _engines_compiled(request):
     if request.node.path.name not in NO_GAMES:
-        wait_for_engines()
+        wait_for_engines(*getattr(request.module, "ENGINES", ()))
 
 
 def pytest_collection_modifyitems(items):
-    """Modules that play no game first, then the heavy ones; heaviest first within each."""
-    rank = {name: i for i, name in enumerate(NO_GAMES + HEAVY)}
+    """The install test, the modules that play no game, then the heavy ones; heaviest first within each."""
+    rank = {name: i for i, name in enumerate(FIRST + NO_GAMES + HEAVY)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: same order inside

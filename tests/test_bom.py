@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
-from pdfminer.high_level import extract_text
 from pypdf import PdfReader
 
 from sheetgen import kit
@@ -201,7 +201,12 @@ def count(pdf: bytes, mark: str) -> int:
 
 @lru_cache(maxsize=None)
 def text(pdf: bytes) -> str:
-    return extract_text(io.BytesIO(pdf))
+    """The PDF's text, every page, as PDFium reads it (pdfminer gave the same counts, 20 times slower)."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in doc)
+    finally:
+        doc.close()
 
 
 def kit_game(product: str) -> str | None:

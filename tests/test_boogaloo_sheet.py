@@ -69,16 +69,16 @@ def test_children_names_on_their_own_page(a4, doc):
     assert not any(name in texts[0] for name in others)
 
 
-def test_sheet_option_prints_one_sheet(tmp_path, run, doc):
+def test_sheet_option_prints_one_sheet(tmp_path, main, doc):
     out = tmp_path / "s3.pdf"
-    res = run("render", "boogaloo", "--sheet", "3", "--out", str(out))
+    res = main("render", "boogaloo", "--sheet", "3", "--out", str(out))
     assert res.returncode == 0, res.stderr
     reader = PdfReader(out)
     assert len(reader.pages) == 1
     text = reader.pages[0].extract_text()
     assert "Sheet 3 of 4" in text and doc.content.sheets[2].children[0].name in text
     assert len(render_pages(load("boogaloo"), Options(sheet=1))) == 1
-    bad = run("render", "boogaloo", "--sheet", "5", "--out", str(tmp_path / "x.pdf"))
+    bad = main("render", "boogaloo", "--sheet", "5", "--out", str(tmp_path / "x.pdf"))
     assert bad.returncode == 2 and "--sheet 5" in bad.stderr and "use 1 to 4" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
 
@@ -101,7 +101,7 @@ def _bad(tmp_path, change):
     return str(err.value)
 
 
-def test_bad_layouts_name_the_problem(tmp_path, run):
+def test_bad_layouts_name_the_problem(tmp_path, main):
     def few_gumdrops(c):
         box = c["sheets"][1]["children"][0]["boxes"]
         for b in box:
@@ -121,7 +121,7 @@ def test_bad_layouts_name_the_problem(tmp_path, run):
 
     msg = _bad(tmp_path, lambda c: c["stash"].update(needs=[7, 5, 4, 3, 2, 1]))
     assert "needs 7" in msg
-    res = run("render", str(tmp_path / "bad.yaml"), "--out", str(tmp_path / "x.pdf"))
+    res = main("render", str(tmp_path / "bad.yaml"), "--out", str(tmp_path / "x.pdf"))
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
     assert "Traceback" not in res.stderr
 

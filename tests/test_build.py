@@ -114,7 +114,7 @@ def test_kits_reuse_the_component_drawings(tmp_path):
     assert len(plan.specs) <= len(layouts) + len(parts) - len(reused)
 
 
-def test_a_broken_layout_costs_only_its_own_output(small, tmp_path, run):
+def test_a_broken_layout_costs_only_its_own_output(small, tmp_path):
     """One layout that does not load is one failed output with its one-line error; the others
     are built, and its file from an earlier build is left as it was."""
     out = tmp_path / "out"

@@ -3,6 +3,7 @@ mirrored backs, back offset, card texts, bold keywords, and text that does not f
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pdfplumber
@@ -70,31 +71,33 @@ def render(tmp_path: Path, name: str, paper: str, **kw) -> Path:
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
 def decks(request, tmp_path_factory):
+    """(paper, {deck: its PDF open in pdfplumber}), open for the module's tests: pdfplumber keeps
+    what it parsed of each page, so the tests below parse each page once (the slow part)."""
     tmp = tmp_path_factory.mktemp(request.param)
-    return request.param, {n: render(tmp, n, request.param) for n in EDGE}
+    with contextlib.ExitStack() as stack:
+        yield request.param, {n: stack.enter_context(pdfplumber.open(render(tmp, n, request.param)))
+                              for n in EDGE}
 
 
 @pytest.mark.parametrize("name,count", [("special-treat-cards", 44), ("dash-n-bash", 65)])
 def test_deck_card_count_and_trim_size(decks, name, count):
     paper, pdfs = decks
-    with pdfplumber.open(pdfs[name]) as pdf:
-        pages = pdf.pages
-        assert len(pages) == 2 * -(-count // 8)  # fronts and backs alternate, 8 cards a page
-        fronts = [bleed_rects(p, EDGE[name]) for p in pages[0::2]]
-        backs = [bleed_rects(p, BACK_EDGE[name]) for p in pages[1::2]]
-        assert sum(map(len, fronts)) == count
-        assert sum(map(len, backs)) == count
-        assert [len(f) for f in fronts[:-1]] == [8] * (len(fronts) - 1)  # 8-up on A4 and Letter
-        for x0, y0, x1, y1 in trims(sum(fronts, []), 3.0):
-            assert abs((x1 - x0) - 63.0) <= TOL and abs((y1 - y0) - 88.0) <= TOL
+    pages = pdfs[name].pages
+    assert len(pages) == 2 * -(-count // 8)  # fronts and backs alternate, 8 cards a page
+    fronts = [bleed_rects(p, EDGE[name]) for p in pages[0::2]]
+    backs = [bleed_rects(p, BACK_EDGE[name]) for p in pages[1::2]]
+    assert sum(map(len, fronts)) == count
+    assert sum(map(len, backs)) == count
+    assert [len(f) for f in fronts[:-1]] == [8] * (len(fronts) - 1)  # 8-up on A4 and Letter
+    for x0, y0, x1, y1 in trims(sum(fronts, []), 3.0):
+        assert abs((x1 - x0) - 63.0) <= TOL and abs((y1 - y0) - 88.0) <= TOL
 
 
 def test_grid_is_centred_and_8_up_landscape(decks):
     paper, pdfs = decks
-    with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
-        page = pdf.pages[0]
-        w, h = mm(page.width), mm(page.height)
-        boxes = trims(bleed_rects(page, EDGE["special-treat-cards"]), 3.0)
+    page = pdfs["special-treat-cards"].pages[0]
+    w, h = mm(page.width), mm(page.height)
+    boxes = trims(bleed_rects(page, EDGE["special-treat-cards"]), 3.0)
     left = min(b[0] for b in boxes)
     right = max(b[2] for b in boxes)
     top = min(b[1] for b in boxes)
@@ -105,24 +108,24 @@ def test_grid_is_centred_and_8_up_landscape(decks):
 
 def test_crop_marks_outside_every_trim_box_and_on_the_cut_lines(decks):
     paper, pdfs = decks
-    with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
-        for n, page in enumerate(pdf.pages):
-            rgb = (EDGE if n % 2 == 0 else BACK_EDGE)["special-treat-cards"]
-            boxes = trims(bleed_rects(page, rgb), 3.0)
-            marks = crop_marks(page)
-            assert len(marks) >= 16  # 4 cut lines each way, a mark at both ends
-            for x0, y0, x1, y1 in marks:
-                for bx0, by0, bx1, by1 in boxes:  # never inside (or touching) a card
-                    assert x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1
-            cuts_x = {round(b[0], 2) for b in boxes} | {round(b[2], 2) for b in boxes}
-            cuts_y = {round(b[1], 2) for b in boxes} | {round(b[3], 2) for b in boxes}
-            vertical = {round(m[0], 2) for m in marks if abs(m[0] - m[2]) < 1e-6}
-            horizontal = {round(m[1], 2) for m in marks if abs(m[1] - m[3]) < 1e-6}
-            if n == 0:  # a full page: every cut line has its marks, and marks only there
-                assert vertical == cuts_x and horizontal == cuts_y
-            # marks stay inside the printer-safe margin
-            assert all(min(m[0], m[2]) >= 6.35 - TOL and max(m[0], m[2]) <= mm(page.width) - 6.35 + TOL
-                       for m in marks)
+    pdf = pdfs["special-treat-cards"]
+    for n, page in enumerate(pdf.pages):
+        rgb = (EDGE if n % 2 == 0 else BACK_EDGE)["special-treat-cards"]
+        boxes = trims(bleed_rects(page, rgb), 3.0)
+        marks = crop_marks(page)
+        assert len(marks) >= 16  # 4 cut lines each way, a mark at both ends
+        for x0, y0, x1, y1 in marks:
+            for bx0, by0, bx1, by1 in boxes:  # never inside (or touching) a card
+                assert x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1
+        cuts_x = {round(b[0], 2) for b in boxes} | {round(b[2], 2) for b in boxes}
+        cuts_y = {round(b[1], 2) for b in boxes} | {round(b[3], 2) for b in boxes}
+        vertical = {round(m[0], 2) for m in marks if abs(m[0] - m[2]) < 1e-6}
+        horizontal = {round(m[1], 2) for m in marks if abs(m[1] - m[3]) < 1e-6}
+        if n == 0:  # a full page: every cut line has its marks, and marks only there
+            assert vertical == cuts_x and horizontal == cuts_y
+        # marks stay inside the printer-safe margin
+        assert all(min(m[0], m[2]) >= 6.35 - TOL and max(m[0], m[2]) <= mm(page.width) - 6.35 + TOL
+                   for m in marks)
 
 
 def test_crop_marks_sit_outside_the_full_bleed(decks):
@@ -130,34 +133,34 @@ def test_crop_marks_sit_outside_the_full_bleed(decks):
     all of it prints), and every crop mark is at least 3 mm long, inside the margin, and clear of
     the grid's trim + bleed rectangle."""
     paper, pdfs = decks
-    with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
-        for n, page in enumerate(pdf.pages):
-            rgb = (EDGE if n % 2 == 0 else BACK_EDGE)["special-treat-cards"]
-            boxes = trims(bleed_rects(page, rgb), 3.0)
-            w, h = mm(page.width), mm(page.height)
-            bx0 = min(b[0] for b in boxes) - 3.0
-            by0 = min(b[1] for b in boxes) - 3.0
-            bx1 = max(b[2] for b in boxes) + 3.0
-            by1 = max(b[3] for b in boxes) + 3.0
-            assert bx0 >= 6.35 - TOL and by0 >= 6.35 - TOL  # the bleed is not cut by the margin
-            assert bx1 <= w - 6.35 + TOL and by1 <= h - 6.35 + TOL
-            marks = crop_marks(page)
-            assert len(marks) >= 16
-            for x0, y0, x1, y1 in marks:
-                assert max(x1 - x0, y1 - y0) >= 3.0 - TOL
-                assert x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1, (paper, n, (x0, y0, x1, y1))
-                assert min(x0, y0) >= 6.35 - TOL and x1 <= w - 6.35 + TOL and y1 <= h - 6.35 + TOL
+    pdf = pdfs["special-treat-cards"]
+    for n, page in enumerate(pdf.pages):
+        rgb = (EDGE if n % 2 == 0 else BACK_EDGE)["special-treat-cards"]
+        boxes = trims(bleed_rects(page, rgb), 3.0)
+        w, h = mm(page.width), mm(page.height)
+        bx0 = min(b[0] for b in boxes) - 3.0
+        by0 = min(b[1] for b in boxes) - 3.0
+        bx1 = max(b[2] for b in boxes) + 3.0
+        by1 = max(b[3] for b in boxes) + 3.0
+        assert bx0 >= 6.35 - TOL and by0 >= 6.35 - TOL  # the bleed is not cut by the margin
+        assert bx1 <= w - 6.35 + TOL and by1 <= h - 6.35 + TOL
+        marks = crop_marks(page)
+        assert len(marks) >= 16
+        for x0, y0, x1, y1 in marks:
+            assert max(x1 - x0, y1 - y0) >= 3.0 - TOL
+            assert x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1, (paper, n, (x0, y0, x1, y1))
+            assert min(x0, y0) >= 6.35 - TOL and x1 <= w - 6.35 + TOL and y1 <= h - 6.35 + TOL
 
 
 def test_backs_are_mirrored_for_long_edge_duplex(decks):
     """44 cards, 8 a landscape page: the last page holds 4, the top row of the front; flipped on
     the long (horizontal) edge, their backs are the bottom row, each under its front."""
     paper, pdfs = decks
-    with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
-        front, back = pdf.pages[-2], pdf.pages[-1]
-        h = mm(front.height)
-        f = bleed_rects(front, EDGE["special-treat-cards"])
-        b = bleed_rects(back, BACK_EDGE["special-treat-cards"])
+    pdf = pdfs["special-treat-cards"]
+    front, back = pdf.pages[-2], pdf.pages[-1]
+    h = mm(front.height)
+    f = bleed_rects(front, EDGE["special-treat-cards"])
+    b = bleed_rects(back, BACK_EDGE["special-treat-cards"])
     assert len(f) == len(b) == 4
     mirrored = sorted((round(x0, 2), round(h - y1, 2)) for x0, y0, x1, y1 in f)
     assert mirrored == sorted((round(x0, 2), round(y0, 2)) for x0, y0, x1, y1 in b)
@@ -248,25 +251,25 @@ def test_cli_no_backs_back_offset_and_bleed(tmp_path):
 
 def test_named_cards_and_bold_keywords_are_printed(decks):
     paper, pdfs = decks
-    with pdfplumber.open(pdfs["special-treat-cards"]) as pdf:
-        text = " | ".join(card_texts(pdf, "special-treat-cards"))
-        for phrase in ("Jawbreaker", "Push'n Pop", "Licorice Whip", "RANGED 3", "PLAY AT ANY TIME",
-                       "3 damage on that cookie's head", "5 spaces back", "Gummy Bounce"):
-            assert phrase in text, phrase
-        assert text.count("Jawbreaker") == 3  # its count
-        bold = set()
-        for page in pdf.pages[0::2]:
-            for word in page.extract_words(extra_attrs=["fontname"]):
-                if word["text"] in ("EQUIP", "RANGED", "DEFENSE"):
-                    bold.add(word["fontname"].split("+")[-1])
-        assert bold == {"Lato-Bold"}
-    with pdfplumber.open(pdfs["dash-n-bash"]) as pdf:
-        text = " | ".join(card_texts(pdf, "dash-n-bash"))
-        for phrase in ("Peppermint Swirl", "aka Grandma Candy", "2 × Gumball", "SWEET TOOF",
-                       "CANDY CAGE MATCH", "Ju Ju + Chocolate"):
-            assert phrase in text, phrase
-        assert text.count("CANDY CAGE MATCH") == 4
-        assert text.count("SWEET TOOF") == 4
+    pdf = pdfs["special-treat-cards"]
+    text = " | ".join(card_texts(pdf, "special-treat-cards"))
+    for phrase in ("Jawbreaker", "Push'n Pop", "Licorice Whip", "RANGED 3", "PLAY AT ANY TIME",
+                   "3 damage on that cookie's head", "5 spaces back", "Gummy Bounce"):
+        assert phrase in text, phrase
+    assert text.count("Jawbreaker") == 3  # its count
+    bold = set()
+    for page in pdf.pages[0::2]:
+        for word in page.extract_words(extra_attrs=["fontname"]):
+            if word["text"] in ("EQUIP", "RANGED", "DEFENSE"):
+                bold.add(word["fontname"].split("+")[-1])
+    assert bold == {"Lato-Bold"}
+    pdf = pdfs["dash-n-bash"]
+    text = " | ".join(card_texts(pdf, "dash-n-bash"))
+    for phrase in ("Peppermint Swirl", "aka Grandma Candy", "2 × Gumball", "SWEET TOOF",
+                   "CANDY CAGE MATCH", "Ju Ju + Chocolate"):
+        assert phrase in text, phrase
+    assert text.count("CANDY CAGE MATCH") == 4
+    assert text.count("SWEET TOOF") == 4
 
 
 def _with_card_text(tmp_path: Path, layout: str, card_id: str, text: str) -> Path:

@@ -25,7 +25,8 @@ from conftest import LAYOUTS
 EXAMPLES = int(os.environ.get("SHEETGEN_PROPERTY_EXAMPLES", "12"))
 CHECK = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=EXAMPLES <= 12,
                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-RAW = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(LAYOUTS.glob("*.yaml"))}
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there: this runs at collection
+RAW = {p.stem: yaml.load(p.read_text(encoding="utf-8"), Loader=_LOADER) for p in sorted(LAYOUTS.glob("*.yaml"))}
 OLD = b"%PDF-1.4 the user's own file\n"
 
 NASTY = ['<img src="/etc/hostname"/>', '<a href="x">y</a>', "<link>x</link>", "{dice}",

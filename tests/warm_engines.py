@@ -4,10 +4,12 @@ conftest starts this once per test session, in the background, when an engine is
 (a fresh clone: numba keys its cache by the source file's path), so that the engines are compiled
 once per session instead of once per pytest-xdist worker and per `sheetgen` process a test starts.
 Arguments: a file descriptor conftest locked (flock) and passed on, held until this process ends,
-and the layouts folder. Tests that play games wait for that lock (conftest.wait_for_engines)."""
+the layouts folder, and ENGINE=FD for each engine's own lock (ENGINE: its games package), closed
+once that engine is compiled. Tests that play games wait for those locks (conftest.wait_for_engines)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,15 +30,23 @@ def cold_rules(layouts: Path) -> dict[str, str]:
     return {r: name for r, name in found.items() if name}
 
 
-def warm(layouts: Path) -> list[str]:
-    """Play a couple of games of every cold engine with each policy (compiling it); the layouts warmed."""
+def warm(layouts: Path, compiled=lambda engine: None) -> list[str]:
+    """Play a couple of games of every cold engine with each policy (compiling it), as the validator
+    does, then one game per policy as a search worker warms up: Tricky Treats' engine is handed a
+    read-only help table for a single game, a second signature it compiles for (about 8 s) in
+    every search worker otherwise. Boogaloo's first (the shortest name): the install test waits for
+    it alone. Calls compiled(games package) after each engine; returns the layouts warmed."""
     from sheetgen import kinds
+    from sheetgen.search_play import warm as warm_search_worker
     from sheetgen.validate.engine import POLICIES
     from sheetgen.validate.run import run
 
     done = []
     for name in cold_rules(layouts).values():
-        run(kinds.load(name), 2, 0, POLICIES, "fast", 1, None, 1)
+        loaded = kinds.load(name)
+        run(loaded, 2, 0, POLICIES, "fast", 1, None, 1)
+        warm_search_worker(loaded.name)
+        compiled(loaded.kind.rules.split(".")[-2])  # sheetgen.games.boogaloo.rules: boogaloo
         done.append(name)
     return done
 
@@ -44,4 +54,10 @@ def warm(layouts: Path) -> list[str]:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's sheetgen
     held = int(sys.argv[1])  # not closed: the lock goes when this process ends, however it ends
-    print("warmed:", ", ".join(warm(Path(sys.argv[2]))) or "nothing", flush=True)
+    engines = {name: int(fd) for name, fd in (a.split("=") for a in sys.argv[3:])}
+
+    def compiled(engine: str) -> None:
+        if engine in engines:
+            os.close(engines.pop(engine))  # the only copy of that lock: the tests waiting for it go on
+
+    print("warmed:", ", ".join(warm(Path(sys.argv[2]), compiled)) or "nothing", flush=True)
