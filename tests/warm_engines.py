@@ -32,9 +32,8 @@ def cold_rules(layouts: Path) -> dict[str, str]:
 
 def warm(layouts: Path, compiled=lambda engine: None) -> list[str]:
     """Play a couple of games of every cold engine with each policy (compiling it), as the validator
-    does, then one game per policy as a search worker warms up: Tricky Treats' engine is handed a
-    read-only help table for a single game, a second signature it compiles for (about 8 s) in
-    every search worker otherwise. Boogaloo's first (the shortest name): the install test waits for
+    does, then one game per policy as a search worker warms up, so that any other signature a
+    search worker calls is compiled here once and not in each worker. Boogaloo's first (the shortest name): the install test waits for
     it alone. Calls compiled(games package) after each engine; returns the layouts warmed."""
     from sheetgen import kinds
     from sheetgen.search_play import warm as warm_search_worker
