@@ -27,6 +27,7 @@ import os
 import pickle
 import shutil
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -183,8 +184,14 @@ def plan(out_dir: Path, code: str, base_url: str | None = None, ready=None) -> P
         p.key = scene(p.title, pages, ("part", c, paper, copies, base_url))
         return p
 
-    kits = []
-    for product in kit.products():
+    kits, products = [], kit.products()
+    try:
+        games = kit.rules_games() if products else []
+    except SheetgenError:  # each kit's start reports it
+        games = []
+    names = [kit.default_name(product, paper) for product in products for paper in kit.PAPER_NAMES]
+    for product in sorted(products, key=lambda product: -sum(  # the longest fronts first: the
+            len(sec.text) for g in games if g.product == product for sec in g.sections)):  # most rules
         for paper in kit.PAPER_NAMES:
             try:
                 k = kit.start(product, paper, 1, render=part)
@@ -209,7 +216,7 @@ def plan(out_dir: Path, code: str, base_url: str | None = None, ready=None) -> P
                                      pages=len(pages)))
         if ready:
             ready(result.outputs[-1])
-    result.outputs += kits
+    result.outputs += sorted(kits, key=lambda o: names.index(o.name))  # the products' order
     return result
 
 
@@ -253,27 +260,73 @@ def _timed(fn, *args):
     return fn(*args), time.process_time() - t
 
 
+def _warm() -> None:
+    importlib.import_module(".documents", __package__).warm()
+
+
 class Jobs:
-    """Drawing, front layout and merging: in `workers` processes, forked at the first job (so
-    they start with what is loaded by then), or with one worker here, each job on a copy of its
-    arguments as a worker gets them. Jobs start in the order they are given; a job's future holds
-    (its value, its CPU seconds)."""
+    """Drawing, front layout and merging: in `workers` processes and in this one. The workers are
+    forked at `start` (they warm WeasyPrint up themselves) or at the first job (after this process
+    warms it up, so they start with what is loaded by then). `submit` hands a job to them at once;
+    `later` queues it, largest first, and `step` feeds the workers from the large end and runs the
+    small end here, each job on a copy of its arguments as a worker gets them. With one worker
+    every job runs here. A job's future holds (its value, its CPU seconds)."""
 
     def __init__(self, workers: int):
         self.workers, self.pool = workers, None
+        self.queue: deque = deque()  # (future, fn, args) not handed out yet
+        self.busy: dict[Future, Future | None] = {}  # worker's future -> the queued job's future
+
+    def start(self, warm: bool = False) -> None:
+        if self.pool is None and self.workers > 1:
+            self.pool = pools.pool(self.workers, _warm if warm else None)
+            self.pool.submit(int)  # a first job forks every worker now
 
     def submit(self, fn, *args) -> Future:
         if self.workers == 1:
-            return _done(*_timed(fn, *pickle.loads(pickle.dumps(args, 5))))
-        if self.pool is None:
-            if fn is _front:  # WeasyPrint, the kit style and fonts loaded once, before the fork
-                importlib.import_module(".documents", __package__).warm()
-            self.pool = pools.pool(self.workers)  # forked: workers start with what the plan loaded
-        return self.pool.submit(_timed, fn, *args)
+            return _done(*_here(fn, args))
+        if self.pool is None and fn is _front:  # WeasyPrint, the kit style and fonts, before the fork
+            _warm()
+        self.start()
+        f = self.pool.submit(_timed, fn, *args)
+        self.busy[f] = None
+        return f
+
+    def later(self, fn, *args, first: bool = False) -> Future:
+        f = Future()
+        (self.queue.appendleft if first else self.queue.append)((f, fn, args))
+        return f
+
+    def step(self) -> None:
+        """Keep every worker fed (a job running, one waiting), then run the smallest queued job
+        here, or else wait for a worker's job to end."""
+        while self.pool and self.queue and len(self.busy) < 2 * self.workers:
+            f, fn, args = self.queue.popleft()
+            self.busy[self.pool.submit(_timed, fn, *args)] = f
+        if self.queue:
+            f, fn, args = self.queue.pop()
+            _settle(f, lambda: _here(fn, args))
+        elif self.busy:
+            wait(self.busy, return_when=FIRST_COMPLETED)
+        for pf in [pf for pf in self.busy if pf.done()]:
+            if (f := self.busy.pop(pf)) is not None:
+                _settle(f, pf.result)
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+
+
+def _here(fn, args: tuple):
+    """A job run in this process, on a copy of its arguments (as a worker gets them)."""
+    return _timed(fn, *pickle.loads(pickle.dumps(args, 5)))
+
+
+def _settle(f: Future, get) -> None:
+    try:
+        f.set_result(get())
+    except Exception as exc:  # the job's error, raised where its result is read
+        f.set_exception(exc)
 
 
 def _read_manifest(path: Path) -> dict:
@@ -307,6 +360,8 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
     if force and cache.root.exists():
         shutil.rmtree(cache.root)
     jobs = Jobs(pools.count(workers))
+    if not any(cache.root.glob("*.pdf")):  # from scratch: every front is to lay out, fork now
+        jobs.start(warm=True)
     drawn: dict[str, Future | None] = {}  # part digest -> its PDF (None: to draw once planned)
     fronts: dict[str, Future] = {}  # front digest -> (PDF, front part pages)
     todo: list[Output] = []
@@ -335,8 +390,8 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
     try:
         p = plan(out_dir, code, base_url, ready)
         new = sorted((d for d, f in drawn.items() if f is None), key=lambda d: -len(p.scenes[d][1]))
-        for d in new:  # the largest first: the last jobs are the short ones
-            drawn[d] = jobs.submit(_draw, *p.scenes[d])
+        for d in new:  # the largest first: the workers take those, this process the short ones
+            drawn[d] = jobs.later(_draw, *p.scenes[d])
         merged = _merge_kits([o for o in todo if o.kit], drawn, fronts, jobs)
         made = {d: f.result() for d, f in drawn.items()}
     finally:
@@ -377,19 +432,19 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
 
 def _merge_kits(kits: list[Output], drawn: dict[str, Future], fronts: dict[str, Future],
                 jobs: Jobs) -> dict[str, tuple]:
-    """Merge each kit as soon as its front and parts are made: name -> (PDF, pages)."""
+    """Run the queued drawings and merge each kit as soon as its front and parts are made (a
+    merge goes before the drawings left): name -> (PDF, pages)."""
     waiting, merging = list(kits), {}
-    while waiting:
+    while True:
         for o in [o for o in waiting if fronts[o.front].done()
                   and all(drawn[part.key].done() for part in o.kit.components)]:
             waiting.remove(o)
-            merging[o.name] = jobs.submit(_merge, o.kit, fronts[o.front].result()[0],
-                                          {p.key: drawn[p.key].result()[0] for p in o.kit.components})
-        pending = {f for o in waiting for f in [fronts[o.front], *(drawn[p.key] for p in o.kit.components)]
-                   if not f.done()}
-        if pending:
-            wait(pending, return_when=FIRST_COMPLETED)
-    return {name: f.result() for name, f in merging.items()}  # ((PDF, pages), CPU s)
+            merging[o.name] = jobs.later(_merge, o.kit, fronts[o.front].result()[0],
+                                         {p.key: drawn[p.key].result()[0] for p in o.kit.components},
+                                         first=True)
+        if not waiting and all(f.done() for f in [*merging.values(), *drawn.values()]):
+            return {name: f.result() for name, f in merging.items()}  # ((PDF, pages), CPU s)
+        jobs.step()
 
 
 def table(results: list[Result], seconds: float):
