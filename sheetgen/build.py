@@ -360,8 +360,6 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
     if force and cache.root.exists():
         shutil.rmtree(cache.root)
     jobs = Jobs(pools.count(workers))
-    if not any(cache.root.glob("*.pdf")):  # from scratch: every front is to lay out, fork now
-        jobs.start(warm=True)
     drawn: dict[str, Future | None] = {}  # part digest -> its PDF (None: to draw once planned)
     fronts: dict[str, Future] = {}  # front digest -> (PDF, front part pages)
     todo: list[Output] = []
@@ -388,6 +386,10 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
             want(o.digest)
 
     try:
+        from . import kit
+
+        if not any(cache.root.glob("*.pdf")) and kit.products():  # from scratch, with kits: every
+            jobs.start(warm=True)  # front is to lay out, so fork now (the workers warm up meanwhile)
         p = plan(out_dir, code, base_url, ready)
         new = sorted((d for d, f in drawn.items() if f is None), key=lambda d: -len(p.scenes[d][1]))
         for d in new:  # the largest first: the workers take those, this process the short ones
