@@ -11,10 +11,13 @@
   WeasyPrint part) are kept by digest in `.sheetgen-cache/`, so a kit whose front did not change
   is only merged again.
 - Each set of pages is composed once (kit.compose): the plan pickles it for its digest and the
-  drawing job draws from that pickle. Kits are planned first and each front (the longest job)
-  starts in a worker as soon as its kit is planned; the drawings follow, largest first, and each
-  kit is merged in a worker once its front and parts are made. With one worker the same jobs run
-  in this process, on copies of their arguments, so the same digests give the same bytes: a
+  drawing job draws from that pickle. On a build from scratch the workers are forked at once and
+  warm WeasyPrint up while this process plans. Kits are planned first, those with the most rules
+  text (the longest fronts) first, and each front starts in a worker as soon as its kit is
+  planned. The drawings are queued in the kits' order and each kit's merge as soon as its front
+  and parts are made; this process runs the queue once it has planned, and hands the next job to
+  a worker whenever one is idle. With one worker every job runs in this process. Jobs run here
+  get copies of their arguments, as a worker does, so the same digests give the same bytes: a
   parallel, an incremental and a from-scratch build write identical files.
 """
 
@@ -268,8 +271,8 @@ class Jobs:
     """Drawing, front layout and merging: in `workers` processes and in this one. The workers are
     forked at `start` (they warm WeasyPrint up themselves) or at the first job (after this process
     warms it up, so they start with what is loaded by then). `submit` hands a job to them at once;
-    `later` queues it, largest first, and `step` feeds the workers from the large end and runs the
-    small end here, each job on a copy of its arguments as a worker gets them. With one worker
+    `later` queues it, and `step` keeps the workers fed from the queue and runs its next job here,
+    on a copy of its arguments as a worker gets them. With one worker
     every job runs here. A job's future holds (its value, its CPU seconds)."""
 
     def __init__(self, workers: int):
@@ -298,13 +301,13 @@ class Jobs:
         return f
 
     def step(self) -> None:
-        """Keep every worker fed (a job running, one waiting), then run the smallest queued job
-        here, or else wait for a worker's job to end."""
-        while self.pool and self.queue and len(self.busy) < 2 * self.workers:
+        """Give each idle worker the next queued job (a job waiting in the pool could not be run
+        here instead), then run the next one here, or else wait for a worker's job to end."""
+        while self.pool and self.queue and len(self.busy) < self.workers:
             f, fn, args = self.queue.popleft()
             self.busy[self.pool.submit(_timed, fn, *args)] = f
         if self.queue:
-            f, fn, args = self.queue.pop()
+            f, fn, args = self.queue.popleft()
             _settle(f, lambda: _here(fn, args))
         elif self.busy:
             wait(self.busy, return_when=FIRST_COMPLETED)
@@ -391,8 +394,8 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
         if not any(cache.root.glob("*.pdf")) and kit.products():  # from scratch, with kits: every
             jobs.start(warm=True)  # front is to lay out, so fork now (the workers warm up meanwhile)
         p = plan(out_dir, code, base_url, ready)
-        new = sorted((d for d, f in drawn.items() if f is None), key=lambda d: -len(p.scenes[d][1]))
-        for d in new:  # the largest first: the workers take those, this process the short ones
+        new = [d for d, f in drawn.items() if f is None]
+        for d in new:  # in the kits' order (theirs first): a kit is merged once its parts are drawn
             drawn[d] = jobs.later(_draw, *p.scenes[d])
         merged = _merge_kits([o for o in todo if o.kit], drawn, fronts, jobs)
         made = {d: f.result() for d, f in drawn.items()}
