@@ -303,6 +303,8 @@ class Jobs:
     def step(self) -> None:
         """Give each idle worker the next queued job (a job waiting in the pool could not be run
         here instead), then run the next one here, or else wait for a worker's job to end."""
+        if len(self.queue) > self.workers:  # more jobs than workers: worth forking them
+            self.start()
         while self.pool and self.queue and len(self.busy) < self.workers:
             f, fn, args = self.queue.popleft()
             self.busy[self.pool.submit(_timed, fn, *args)] = f
