@@ -11,10 +11,13 @@
   WeasyPrint part) are kept by digest in `.sheetgen-cache/`, so a kit whose front did not change
   is only merged again.
 - Each set of pages is composed once (kit.compose): the plan pickles it for its digest and the
-  drawing job draws from that pickle. Kits are planned first and each front (the longest job)
-  starts in a worker as soon as its kit is planned; the drawings follow, largest first, and each
-  kit is merged in a worker once its front and parts are made. With one worker the same jobs run
-  in this process, on copies of their arguments, so the same digests give the same bytes: a
+  drawing job draws from that pickle. On a build from scratch the workers are forked at once and
+  warm WeasyPrint up while this process plans. Kits are planned first, those with the most rules
+  text (the longest fronts) first, and each front starts in a worker as soon as its kit is
+  planned. The drawings are queued in the kits' order and each kit's merge as soon as its front
+  and parts are made; this process runs the queue once it has planned, and hands the next job to
+  a worker whenever one is idle. With one worker every job runs in this process. Jobs run here
+  get copies of their arguments, as a worker does, so the same digests give the same bytes: a
   parallel, an incremental and a from-scratch build write identical files.
 """
 
@@ -27,6 +30,7 @@ import os
 import pickle
 import shutil
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -183,8 +187,14 @@ def plan(out_dir: Path, code: str, base_url: str | None = None, ready=None) -> P
         p.key = scene(p.title, pages, ("part", c, paper, copies, base_url))
         return p
 
-    kits = []
-    for product in kit.products():
+    kits, products = [], kit.products()
+    try:
+        games = kit.rules_games() if products else []
+    except SheetgenError:  # each kit's start reports it
+        games = []
+    names = [kit.default_name(product, paper) for product in products for paper in kit.PAPER_NAMES]
+    for product in sorted(products, key=lambda product: -sum(  # the longest fronts first: the
+            len(sec.text) for g in games if g.product == product for sec in g.sections)):  # most rules
         for paper in kit.PAPER_NAMES:
             try:
                 k = kit.start(product, paper, 1, render=part)
@@ -209,7 +219,7 @@ def plan(out_dir: Path, code: str, base_url: str | None = None, ready=None) -> P
                                      pages=len(pages)))
         if ready:
             ready(result.outputs[-1])
-    result.outputs += kits
+    result.outputs += sorted(kits, key=lambda o: names.index(o.name))  # the products' order
     return result
 
 
@@ -253,27 +263,75 @@ def _timed(fn, *args):
     return fn(*args), time.process_time() - t
 
 
+def _warm() -> None:
+    importlib.import_module(".documents", __package__).warm()
+
+
 class Jobs:
-    """Drawing, front layout and merging: in `workers` processes, forked at the first job (so
-    they start with what is loaded by then), or with one worker here, each job on a copy of its
-    arguments as a worker gets them. Jobs start in the order they are given; a job's future holds
-    (its value, its CPU seconds)."""
+    """Drawing, front layout and merging: in `workers` processes and in this one. The workers are
+    forked at `start` (they warm WeasyPrint up themselves) or at the first job (after this process
+    warms it up, so they start with what is loaded by then). `submit` hands a job to them at once;
+    `later` queues it, and `step` keeps the workers fed from the queue and runs its next job here,
+    on a copy of its arguments as a worker gets them. With one worker
+    every job runs here. A job's future holds (its value, its CPU seconds)."""
 
     def __init__(self, workers: int):
         self.workers, self.pool = workers, None
+        self.queue: deque = deque()  # (future, fn, args) not handed out yet
+        self.busy: dict[Future, Future | None] = {}  # worker's future -> the queued job's future
+
+    def start(self, warm: bool = False) -> None:
+        if self.pool is None and self.workers > 1:
+            self.pool = pools.pool(self.workers, _warm if warm else None)
+            self.pool.submit(int)  # a first job forks every worker now
 
     def submit(self, fn, *args) -> Future:
         if self.workers == 1:
-            return _done(*_timed(fn, *pickle.loads(pickle.dumps(args, 5))))
-        if self.pool is None:
-            if fn is _front:  # WeasyPrint, the kit style and fonts loaded once, before the fork
-                importlib.import_module(".documents", __package__).warm()
-            self.pool = pools.pool(self.workers)  # forked: workers start with what the plan loaded
-        return self.pool.submit(_timed, fn, *args)
+            return _done(*_here(fn, args))
+        if self.pool is None and fn is _front:  # WeasyPrint, the kit style and fonts, before the fork
+            _warm()
+        self.start()
+        f = self.pool.submit(_timed, fn, *args)
+        self.busy[f] = None
+        return f
+
+    def later(self, fn, *args, first: bool = False) -> Future:
+        f = Future()
+        (self.queue.appendleft if first else self.queue.append)((f, fn, args))
+        return f
+
+    def step(self) -> None:
+        """Give each idle worker the next queued job (a job waiting in the pool could not be run
+        here instead), then run the next one here, or else wait for a worker's job to end."""
+        if len(self.queue) > self.workers:  # more jobs than workers: worth forking them
+            self.start()
+        while self.pool and self.queue and len(self.busy) < self.workers:
+            f, fn, args = self.queue.popleft()
+            self.busy[self.pool.submit(_timed, fn, *args)] = f
+        if self.queue:
+            f, fn, args = self.queue.popleft()
+            _settle(f, lambda: _here(fn, args))
+        elif self.busy:
+            wait(self.busy, return_when=FIRST_COMPLETED)
+        for pf in [pf for pf in self.busy if pf.done()]:
+            if (f := self.busy.pop(pf)) is not None:
+                _settle(f, pf.result)
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+
+
+def _here(fn, args: tuple):
+    """A job run in this process, on a copy of its arguments (as a worker gets them)."""
+    return _timed(fn, *pickle.loads(pickle.dumps(args, 5)))
+
+
+def _settle(f: Future, get) -> None:
+    try:
+        f.set_result(get())
+    except Exception as exc:  # the job's error, raised where its result is read
+        f.set_exception(exc)
 
 
 def _read_manifest(path: Path) -> dict:
@@ -333,10 +391,14 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
             want(o.digest)
 
     try:
+        from . import kit
+
+        if not any(cache.root.glob("*.pdf")) and kit.products():  # from scratch, with kits: every
+            jobs.start(warm=True)  # front is to lay out, so fork now (the workers warm up meanwhile)
         p = plan(out_dir, code, base_url, ready)
-        new = sorted((d for d, f in drawn.items() if f is None), key=lambda d: -len(p.scenes[d][1]))
-        for d in new:  # the largest first: the last jobs are the short ones
-            drawn[d] = jobs.submit(_draw, *p.scenes[d])
+        new = [d for d, f in drawn.items() if f is None]
+        for d in new:  # in the kits' order (theirs first): a kit is merged once its parts are drawn
+            drawn[d] = jobs.later(_draw, *p.scenes[d])
         merged = _merge_kits([o for o in todo if o.kit], drawn, fronts, jobs)
         made = {d: f.result() for d, f in drawn.items()}
     finally:
@@ -377,19 +439,19 @@ def run(out_dir: Path, force: bool = False, workers: int = 0,
 
 def _merge_kits(kits: list[Output], drawn: dict[str, Future], fronts: dict[str, Future],
                 jobs: Jobs) -> dict[str, tuple]:
-    """Merge each kit as soon as its front and parts are made: name -> (PDF, pages)."""
+    """Run the queued drawings and merge each kit as soon as its front and parts are made (a
+    merge goes before the drawings left): name -> (PDF, pages)."""
     waiting, merging = list(kits), {}
-    while waiting:
+    while True:
         for o in [o for o in waiting if fronts[o.front].done()
                   and all(drawn[part.key].done() for part in o.kit.components)]:
             waiting.remove(o)
-            merging[o.name] = jobs.submit(_merge, o.kit, fronts[o.front].result()[0],
-                                          {p.key: drawn[p.key].result()[0] for p in o.kit.components})
-        pending = {f for o in waiting for f in [fronts[o.front], *(drawn[p.key] for p in o.kit.components)]
-                   if not f.done()}
-        if pending:
-            wait(pending, return_when=FIRST_COMPLETED)
-    return {name: f.result() for name, f in merging.items()}  # ((PDF, pages), CPU s)
+            merging[o.name] = jobs.later(_merge, o.kit, fronts[o.front].result()[0],
+                                         {p.key: drawn[p.key].result()[0] for p in o.kit.components},
+                                         first=True)
+        if not waiting and all(f.done() for f in [*merging.values(), *drawn.values()]):
+            return {name: f.result() for name, f in merging.items()}  # ((PDF, pages), CPU s)
+        jobs.step()
 
 
 def table(results: list[Result], seconds: float):
