@@ -58,18 +58,19 @@ def part_counts(name: str) -> dict[str, int]:
     return load_shared(name).doc.counts()
 
 
-def needs(game) -> list[tuple[str, str | None]]:
-    """(text, part) of each thing the game needs, its part's counts filled in; part None: from
-    home."""
+def _needs(game) -> list[tuple[str, str | None, dict[str, int]]]:
+    """(text, part, the part's counts) of each thing the game needs, the text filled in; part None
+    (no counts): from home. A bad part or placeholder is named at its line in the rules layout."""
     from ...text import fill
 
     out = []
     for i, n in enumerate(game.needs):
         if isinstance(n, str):
-            out.append((n, None))
+            out.append((n, None, {}))
             continue
         try:
-            out.append((fill(n.text, part_counts(n.part)), n.part))
+            counts = part_counts(n.part)
+            out.append((fill(n.text, counts), n.part, counts))
         except ValueError as exc:
             raise _error(game.id, ("needs", i, "text"), f"{game.id} needs: {exc}",
                          f"use only the counts of '{n.part}'") from None
@@ -81,13 +82,19 @@ def needs(game) -> list[tuple[str, str | None]]:
     return out
 
 
+def needs(game) -> list[tuple[str, str | None]]:
+    """(text, part) of each thing the game needs, its part's counts filled in; part None: from
+    home."""
+    return [(text, part) for text, part, _ in _needs(game)]
+
+
 def numbers(game) -> dict[str, int]:
     """What the game's sections may name ({bar}, {danger_zone}...): the counts of the parts it
     needs. A name that two parts count differently is left out: neither is meant."""
     out: dict[str, int] = {}
     clash: set[str] = set()
-    for _, part in needs(game):
-        for name, value in (part_counts(part) if part else {}).items():
+    for _, _, counts in _needs(game):
+        for name, value in counts.items():
             if out.setdefault(name, value) != value:
                 clash.add(name)
     return {k: v for k, v in out.items() if k not in clash}
