@@ -60,7 +60,7 @@ class RollersBoard(LayoutFile):
     layout: RollersLayout = RollersLayout()
 
     def counts(self) -> dict[str, int]:
-        return {"boards": self.layout.boards}
+        return {"boards": self.layout.boards, "win": self.content.points_to_win}
 
 
 TOP = 22.0  # title and points band

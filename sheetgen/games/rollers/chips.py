@@ -58,9 +58,11 @@ class ChipSheet(LayoutFile):
     layout: PieceLayout = PieceLayout()
 
     def counts(self) -> dict[str, int]:
-        """{chips} and each chip id's count; {markers} and {points} in all, and per colour."""
+        """{chips}, each chip id's count and its value ({purple}, {purple_value}); {markers} and
+        {points} in all, and per colour."""
         c = self.content
         return {"chips": sum(c.count(k) for k in c.chips), **{k.id: c.count(k) for k in c.chips},
+                **{f"{k.id}_value": k.value for k in c.chips},
                 "markers": c.markers_each * len(c.markers), "markers_each": c.markers_each,
                 "points": c.points_each * len(c.markers), "points_each": c.points_each}
 

@@ -160,4 +160,5 @@ class TrickySheet(LayoutFile):
     layout: TrickyLayout = TrickyLayout()
 
     def counts(self) -> dict[str, int]:
-        return {"turns": self.content.turns}
+        c = self.content
+        return {"turns": c.turns, "bar": c.points_bar, "scared": c.points_scared}
