@@ -22,26 +22,26 @@ T0 = time.perf_counter()
 def main() -> None:
     log = Path(tempfile.mkdtemp()) / "timeline.log"
 
-    def note(what: str, a: float) -> None:  # appended by the main process and the forked workers
+    def note(what: str, a: float, cpu: float = 0.0) -> None:  # appended by every process
         with log.open("a") as f:
             f.write(f"{os.getpid()}\t{what}\t{a - T0:.3f}\t{time.perf_counter() - T0:.3f}\t"
-                    f"{time.process_time():.3f}\n")
+                    f"{time.process_time():.3f}\t{time.process_time() - cpu:.3f}\n")
 
     def wrap(mod, attr: str, label) -> None:
         fn = getattr(mod, attr)
 
         def timed(*args, **kw):
-            a = time.perf_counter()
+            a, cpu = time.perf_counter(), time.process_time()
             try:
                 return fn(*args, **kw)
             finally:
-                note(label(*args), a)
+                note(label(*args), a, cpu)
         timed.__module__, timed.__qualname__, timed.__name__ = fn.__module__, fn.__qualname__, fn.__name__
         setattr(mod, attr, timed)  # pickled by name: the forked workers find the wrapper too
 
     from sheetgen import build, documents, kit
 
-    note("imports", T0)
+    note("imports", T0, 0.0)
 
     def job(fn, *args):
         what = {"_front": lambda: f"{args[0].product}/{args[0].paper}",
@@ -59,8 +59,10 @@ def main() -> None:
     note("end", T0)
     rows = [line.rstrip("\n").split("\t") for line in log.read_text().splitlines()]
     pids = {pid: f"P{n}" for n, pid in enumerate(dict.fromkeys(r[0] for r in rows))}
-    cpu, busy = defaultdict(float), defaultdict(float)
-    for pid, what, a, b, c in sorted(rows, key=lambda r: float(r[2])):
+    cpu, busy, kinds = defaultdict(float), defaultdict(float), defaultdict(float)
+    for pid, what, a, b, c, used in sorted(rows, key=lambda r: float(r[2])):
+        if what.startswith(("front", "draw", "merge", "warm", "plan layout", "plan kit")):
+            kinds[" ".join(what.split()[:2]) if what.startswith("plan") else what.split()[0]] += float(used)
         cpu[pid] = max(cpu[pid], float(c))
         if what.startswith(("front", "draw", "merge", "warm", "plan kit", "plan layout")):
             busy[pid] += float(b) - float(a)
@@ -69,6 +71,8 @@ def main() -> None:
     wall = max(float(r[3]) for r in rows)
     print(f"wall {wall:.2f} s; CPU per process: " + ", ".join(f"{pids[p]} {c:.2f} s" for p, c in cpu.items())
           + f"; total {sum(cpu.values()):.2f} s; load {os.getloadavg()[0]:.1f}")
+    print("CPU by step: " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
+          + f"; plan (all) {sum(float(r[5]) for r in rows if r[1] == 'plan (all)'):.2f} s")
     print("busy in jobs and planning steps: " + ", ".join(f"{pids[p]} {b:.2f} s" for p, b in busy.items()))
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -170,8 +170,10 @@ _COMPOSED: dict[tuple, list] = {}
 def compose(loaded: Loaded, opts: Options) -> list:
     """`render_pages`, once per process for the same kind, layout content and options: an A4
     layout file and an A4 kit's part, a -letter file and a Letter kit's part are composed once."""
-    linked = opts.base_url or loaded.doc.layout.base_url  # QR links name the file
-    key = (loaded.kind.name, loaded.doc.model_dump_json(), repr(opts), loaded.name if linked else "")
+    linked = opts.base_url or loaded.doc.layout.base_url  # QR links name the file and options
+    same = opts if linked else replace(opts, paper=None, ink_saver=None,  # (the doc holds those)
+                                       game=opts.game if "game" in loaded.kind.options else None)
+    key = (loaded.kind.name, loaded.doc.model_dump_json(), repr(same), loaded.name if linked else "")
     if key not in _COMPOSED:
         if len(_COMPOSED) >= 256:  # a long-running `serve` keeps the latest only
             del _COMPOSED[next(iter(_COMPOSED))]
