@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources as _res
 from pathlib import Path
 
@@ -34,9 +35,15 @@ class Folder:
     source: str  # shown by `sheetgen list`: --layouts, SHEETGEN_PATH, ./layouts or shipped
 
 
+@lru_cache(maxsize=None)
 def shipped(what: str = "layouts") -> Path:
     """A folder of the installed package: layouts, templates or fonts."""
     return Path(str(_res.files("sheetgen") / what))
+
+
+@lru_cache(maxsize=None)
+def _home() -> Path:
+    return _real(shipped("layouts"))
 
 
 def add_layout_dirs(dirs) -> None:
@@ -58,9 +65,9 @@ def search_path() -> list[Folder]:
               for p in os.environ.get("SHEETGEN_PATH", "").split(os.pathsep) if p]
     found += [Folder(Path("layouts"), "./layouts"), Folder(shipped("layouts"), "shipped")]
     out, seen = [], {}
-    home = _real(shipped("layouts"))
+    home = _home()
     for f in found:
-        real = _real(f.path)
+        real = home if f.source == "shipped" else _real(f.path)  # (the package does not move)
         if real in seen or not f.path.is_dir():
             continue
         seen[real] = True
