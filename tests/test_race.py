@@ -267,3 +267,19 @@ def test_the_last_cookie_runs_the_gauntlet_from_the_swirl_forward(game):
     assert s.alive == [True, False] and s.trophies == [1, 0] and s.pos[0] == 56
     s.apply_action(card(game, "single", "hard_candy"))  # alone: forward only (57, not 51)
     assert s.legal_actions() == [("move", (57,))]
+
+
+def test_a_mat_edited_while_running_is_validated_again(tmp_path):
+    """A long-running process sees the mat change: its load follows the files' stamps, not the path."""
+    import os
+
+    from sheetgen.games.run_for_your_life.race_validate import legality
+
+    text = (ROOT / "layouts" / "run-for-your-life-mat.yaml").read_text()
+    mat = tmp_path / "my-mat.yaml"
+    mat.write_text(text)
+    assert legality(str(mat)) == []
+    mat.write_text(text.replace("candy: chocolate", "candy: jujube"))
+    st = mat.stat()
+    os.utime(mat, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # a new stamp even on a coarse clock
+    assert "no space on the path shows candy 'chocolate'" in legality(str(mat))[0]

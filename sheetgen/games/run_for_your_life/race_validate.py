@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -41,22 +40,29 @@ def is_race(layout: str) -> bool:
     return isinstance(data, dict) and data.get("kind") == KIND
 
 
-@lru_cache(maxsize=4)
 def _load(path: str):
-    """(mat, deck, status sheet); a mat that disagrees with its deck loads (`legality` reports it
-    as a fault; drawing it refuses it)."""
-    from ...kinds import load
+    """(mat, deck, status sheet), read again when one of their files changes (`load_shared`); a
+    mat that disagrees with its deck loads (`legality` reports it as a fault; drawing it refuses
+    it)."""
+    from ...kinds import load_shared
 
-    mat = load(path).doc
+    mat = load_shared(path).doc
     if not isinstance(mat, Mat):
         raise SheetgenError(f"'{path}' is not a game mat", fix=f"validate a {KIND} layout")
-    return mat, load(mat.content.deck).doc, load(mat.content.status).doc
+    return mat, load_shared(mat.content.deck).doc, load_shared(mat.content.status).doc
 
 
-@lru_cache(maxsize=8)
+_GAMES: dict = {}  # (path, rules) -> (the docs it was made from, the game)
+
+
 def game_of(path: str, classic: bool = False, challenge: bool = False):
-    mat, deck, status = _load(path)
-    return make_game(mat, deck, status, classic, challenge=challenge)
+    docs = _load(path)
+    hit = _GAMES.get((path, classic, challenge))
+    if hit is None or any(a is not b for a, b in zip(hit[0], docs)):
+        if len(_GAMES) >= 8:
+            _GAMES.clear()
+        hit = _GAMES[path, classic, challenge] = docs, make_game(*docs, classic, challenge=challenge)
+    return hit[1]
 
 
 def legality(path: str) -> list[str]:
