@@ -22,8 +22,10 @@ def space_text(game: str) -> str:
     from .variant import _base
 
     _, loaded = _base(game)
-    space = importlib.import_module(loaded.kind.variant).SPACE
-    return "\n".join(f"{p.name:<16} {p.low:>3}:{p.high:<3} shipped {p.shipped:<3} {p.help}" for p in space)
+    gen = importlib.import_module(loaded.kind.variant)
+    shipped = gen.measure(loaded.doc.model_dump(mode="json")["content"])
+    return "\n".join(f"{p.name:<16} {p.low:>3}:{p.high:<3} shipped {shipped[p.name]:<3} {p.help}"
+                     for p in gen.SPACE)
 
 
 def run(game: str, seed: int = 0, plan: Plan = Plan(), mean: str | None = None, spread: str | None = None,

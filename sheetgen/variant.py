@@ -27,13 +27,13 @@ GAMES = ("tricky-treats", "haunt-the-block", "boogaloo")
 
 @dataclass(frozen=True)
 class Param:
-    """A number a designer may turn in a game's variants: its inclusive range and the shipped value.
-    Each game's variant.py lists its parameters in `SPACE`; the layout model still checks every sheet."""
+    """A number a designer may turn in a game's variants and its inclusive range. Each game's
+    variant.py lists its parameters in `SPACE` and reads their values off a sheet with `measure`
+    (so the shipped values come from the shipped layout); the layout model still checks every sheet."""
 
     name: str
     low: int
     high: int
-    shipped: int
     help: str
 
 

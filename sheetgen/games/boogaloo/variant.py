@@ -20,12 +20,20 @@ from ...variant import Param
 
 DICE = 6
 SPACE = (
-    Param("boonus_length", 3, 7, 7, "rewards on the Boo-nus track (7: about what a strong game reaches)"),
-    Param("boonus_stars", 1, 6, 3, "of them stars (the rest chocolate bars; a star comes first)"),
-    Param("stash_columns", 3, 6, 6, "stash columns (points 1, 3, 6, 10, 15, 21 from the left)"),
-    Param("needs_shift", -2, 0, 0, "candy rows fewer each stash star needs (kept at least 1)"),
-    Param("bar_points", 3, 8, 5, "points per chocolate bar"),
+    Param("boonus_length", 3, 7, "rewards on the Boo-nus track (7: about what a strong game reaches)"),
+    Param("boonus_stars", 1, 6, "of them stars (the rest chocolate bars; a star comes first)"),
+    Param("stash_columns", 3, 6, "stash columns (points 1, 3, 6, 10, 15, 21 from the left)"),
+    Param("needs_shift", -2, 0, "candy rows fewer each stash star needs (kept at least 1)"),
+    Param("bar_points", 3, 8, "points per chocolate bar"),
 )
+
+
+def measure(content: dict) -> dict[str, int]:
+    """The SPACE parameters' values on a sheet, from its model's content (`model_dump(mode="json")`;
+    a shift is 0: the sheet against itself)."""
+    return {"boonus_length": len(content["boonus"]), "boonus_stars": content["boonus"].count("star"),
+            "stash_columns": len(content["stash"]["points"]), "needs_shift": 0,
+            "bar_points": content["bar_points"]}
 
 
 def turn(out: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:

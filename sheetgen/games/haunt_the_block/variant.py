@@ -54,12 +54,20 @@ def _spread(fixed: list[str | None], bag: list[str], rng: np.random.Generator) -
 
 
 SPACE = (
-    Param("threshold_shift", -2, 0, 0, "candy rows fewer each stash star needs (kept at least 1)"),
-    Param("start_stars", 0, 2, 1, "stars circled at the start"),
-    Param("uses", 1, 3, 2, "uses of each moon power"),
-    Param("bar_points", 3, 8, 5, "points per chocolate bar"),
-    Param("amount_max", 1, 3, 3, "largest amount of the add and subtract powers (each drawn from 1 to it)"),
+    Param("threshold_shift", -2, 0, "candy rows fewer each stash star needs (kept at least 1)"),
+    Param("start_stars", 0, 2, "stars circled at the start"),
+    Param("uses", 1, 3, "uses of each moon power"),
+    Param("bar_points", 3, 8, "points per chocolate bar"),
+    Param("amount_max", 1, 3, "largest amount of the add and subtract powers (each drawn from 1 to it)"),
 )
+
+
+def measure(content: dict) -> dict[str, int]:
+    """The SPACE parameters' values on a sheet, from its model's content (`model_dump(mode="json")`;
+    a shift is 0: the sheet against itself)."""
+    amounts = [ch["amount"] for ch in content["children"] if ch.get("power") in ("add", "subtract")]
+    return {"threshold_shift": 0, "start_stars": content["start_stars"], "uses": content["uses"],
+            "bar_points": content["bar_points"], "amount_max": max(amounts, default=1)}
 
 
 def turn(new: dict, rng: np.random.Generator, p: dict[str, int]) -> dict:

@@ -32,17 +32,31 @@ def _latin(n: int, rng: np.random.Generator) -> np.ndarray:
 
 
 SPACE = (
-    Param("stash_shift", -2, 1, 0, "circles more (or fewer) every stash reward needs, kept in 1-6"),
-    Param("power_boxes", 4, 6, 6, "boxes of each child that unlock a power symbol"),
-    Param("power_symbols", 2, 3, 3, "most power symbols a child carries (each gets 2 to this many)"),
-    Param("cauldron", 3, MAX_CAULDRON, 6, "CAULDRON boxes"),
-    Param("pyramid_boxes", 3, 6, 6, "PYRAMID boxes in all (more are rarely all reached)"),
-    Param("pyramid_levels", 1, MAX_LEVELS, 3, "PYRAMID levels (at most one per box; lower levels no smaller)"),
-    Param("boonus_boxes", 2, 3, 3, "boxes linked to each child's Boo-nus symbol (4: bars rarely all reached)"),
-    Param("boonus_actions", 1, len(ACTIONS), len(ACTIONS), "actions a full Boo-nus row offers"),
-    Param("points_bar", 3, 8, 5, "points per chocolate bar"),
-    Param("points_scared", 3, 8, 5, "points lost per scared child"),
+    Param("stash_shift", -2, 1, "circles more (or fewer) every stash reward needs, kept in 1-6"),
+    Param("power_boxes", 4, 6, "boxes of each child that unlock a power symbol"),
+    Param("power_symbols", 2, 3, "most power symbols a child carries (each gets 2 to this many)"),
+    Param("cauldron", 3, MAX_CAULDRON, "CAULDRON boxes"),
+    Param("pyramid_boxes", 3, 6, "PYRAMID boxes in all (more are rarely all reached)"),
+    Param("pyramid_levels", 1, MAX_LEVELS, "PYRAMID levels (at most one per box; lower levels no smaller)"),
+    Param("boonus_boxes", 2, 3, "boxes linked to each child's Boo-nus symbol (4: bars rarely all reached)"),
+    Param("boonus_actions", 1, len(ACTIONS), "actions a full Boo-nus row offers"),
+    Param("points_bar", 3, 8, "points per chocolate bar"),
+    Param("points_scared", 3, 8, "points lost per scared child"),
 )
+
+
+def measure(content: dict) -> dict[str, int]:
+    """The SPACE parameters' values on a sheet, from its model's content (`model_dump(mode="json")`;
+    a shift is 0: the sheet against itself)."""
+    children = content["children"]
+    return {"stash_shift": 0,
+            "power_boxes": max(sum(len(g["boxes"]) for g in ch["powers"]) for ch in children),
+            "power_symbols": max(len(ch["powers"]) for ch in children),
+            "cauldron": len(content["cauldron"]), "pyramid_boxes": sum(content["pyramid"]),
+            "pyramid_levels": len(content["pyramid"]),
+            "boonus_boxes": max(len(ch["boonus"]["boxes"]) for ch in children),
+            "boonus_actions": len(content["boonus_actions"]),
+            "points_bar": content["points_bar"], "points_scared": content["points_scared"]}
 
 
 def _groups(total: int, most: int, rng: np.random.Generator) -> list[int]:
