@@ -459,3 +459,25 @@ def main() -> None:
         if WIDE and columns is None:
             os.environ.pop("COLUMNS", None)
     sys.exit(status if isinstance(status, int) else 0)
+
+
+def script() -> None:
+    """The `sheetgen` script and `python -m sheetgen`: `main`, then the exit handlers and streams
+    as at any exit, but not the interpreter's freeing of every object one by one (after a build
+    that took a few tenths of a second, for memory the system takes back at once)."""
+    import atexit
+
+    try:
+        main()
+        status = 0
+    except SystemExit as exc:
+        status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        if not isinstance(exc.code, (int, type(None))):
+            print(exc.code, file=sys.stderr)
+    atexit._run_exitfuncs()  # what a normal exit runs first (temporary folders, pools, logging)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(status)
