@@ -22,6 +22,7 @@ import typer
 from . import __version__, api, links, pools, resources
 from .errors import SheetgenError
 from .kinds import Options
+from .output import on_stdout
 
 WIDE = not sys.stdout.isatty()  # a pipe or a file: plain help, never wrapped at 80 columns
 
@@ -70,7 +71,8 @@ class Paper(str, Enum):
 
 def friendly(fn):
     """Turn a SheetgenError (or a file-system fault) into one line on stderr and exit status 2,
-    Ctrl-C and SIGTERM into exit 130 / 143 after cleaning up; add the `--layouts` option."""
+    Ctrl-C and SIGTERM into exit 130 / 143 after cleaning up, a closed output pipe into a quiet
+    exit 141; add the `--layouts` option."""
     @functools.wraps(fn)
     def wrapper(*args, layouts=None, **kwargs):
         resources.add_layout_dirs(layouts)
@@ -80,7 +82,11 @@ def friendly(fn):
         except SheetgenError as exc:
             typer.echo(f"sheetgen: error: {exc}", err=True)
             raise typer.Exit(2) from None
-        except OSError as exc:  # a path the system refuses (too long, a loop...) or a broken pipe
+        except BrokenPipeError:  # the reader stopped reading (`sheetgen list | head`): stop quietly,
+            # as a Unix tool killed by SIGPIPE does (and write nothing more to the closed pipe)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(141) from None
+        except OSError as exc:  # a path the system refuses (too long, a loop...)
             shown = str(exc.filename or "")[:80]
             typer.echo(f"sheetgen: error: {shown}{': ' if shown else ''}{exc.strerror or exc} "
                        "(fix: check the path)", err=True)
@@ -157,7 +163,7 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
                    extra={k: v for k, v in (("tiles", tiles), ("poster", poster), ("fillable", fillable),
                                             ("print_shop", print_shop), ("pod", pod)) if v})
     built = api.render(layout, out, opts)
-    summary(built, as_json, to_stderr=str(out) == "-")
+    summary(built, as_json, to_stderr=on_stdout(out))
 
 
 def parse_offset(text: str) -> tuple[float, float]:
@@ -419,7 +425,7 @@ def kit(product: str = typer.Argument(..., help="a product, e.g. rollers (a wron
         built = write_booklet(product, out, paper.value)
     else:
         built = kits.write(product, out, paper.value, copies, print_shop=print_shop)
-    summary(built, as_json, to_stderr=str(out) == "-")
+    summary(built, as_json, to_stderr=on_stdout(out))
 
 
 @app.command()

@@ -47,6 +47,16 @@ def is_stdout(path: str | Path | None) -> bool:
     return str(path) == "-"
 
 
+def on_stdout(path: str | Path | None) -> bool:
+    """Whether `path` is this process's standard output: `-`, or a name of it such as /dev/stdout."""
+    if path is None or is_stdout(path):
+        return path is not None
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no such file, or no real stdout (captured)
+        return False
+
+
 def check_target(path: str | Path) -> Path:
     """Refuse early (before any work) an output path that cannot be a file; return it."""
     if is_stdout(path):
@@ -100,13 +110,18 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
         sys.stdout.buffer.flush()
         return Path("-")
     path = check_target(path)
+    try:
+        if _special(path):  # a device or pipe (a link to one too, e.g. /dev/stdout): write through,
+            with open(path, "wb") as f:  # never replace it
+                f.write(raw)
+            return path
+    except BrokenPipeError:  # its reader stopped reading: the command stops quietly (sheetgen.cli)
+        raise
+    except OSError as exc:
+        raise os_error(exc, path) from None
     if path.is_symlink():
         path = Path(os.path.realpath(path))  # write the target, keep the link
     try:
-        if _special(path):
-            with open(path, "wb") as f:  # a device or pipe: write through, never replace it
-                f.write(raw)
-            return path
         path.parent.mkdir(parents=True, exist_ok=True)
         sweep(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)

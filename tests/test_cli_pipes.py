@@ -1,0 +1,28 @@
+"""The sheetgen script writing into pipes: /dev/stdout is the PDF alone, and a reader that stops
+reading (`| head`) stops the command quietly, as a Unix tool killed by SIGPIPE does."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+from conftest import page_mm
+
+RENDER = [sys.executable, "-m", "sheetgen", "render", "tricky-treats", "--out", "/dev/stdout"]
+
+
+def test_dev_stdout_in_a_pipe_is_the_pdf_alone():
+    res = subprocess.run(RENDER, capture_output=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith(b"%PDF-") and res.stdout.rstrip().endswith(b"%%EOF")  # the PDF alone
+    assert page_mm(io.BytesIO(res.stdout)) == [(297.0, 210.0)]  # A4 landscape
+    assert res.stderr.decode().startswith("wrote /dev/stdout (1 page")
+
+
+def test_a_reader_that_stops_reading_stops_the_command_quietly():
+    proc = subprocess.Popen(RENDER, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.read(5) == b"%PDF-"  # the PDF (~84 KB) is more than a pipe holds
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == ""
