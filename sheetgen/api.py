@@ -15,7 +15,7 @@ from .draw import pdf_bytes
 from .errors import SheetgenError
 from .kinds import KINDS, Loaded, Options, check_options, description, kind, load, render_pages, resolve
 from .layout import load_raw, to_yaml
-from .output import is_stdout, write_atomic
+from .output import write_atomic, written_through
 from .output_hooks import hooks_for
 
 
@@ -158,7 +158,7 @@ def _scalar(v) -> str:
 
 def write_new(text: str, path: Path, force: bool = False) -> Path:
     """Write a file `new` or `show` made; an existing file is kept unless `force`."""
-    if path.exists() and not force and not is_stdout(path):
+    if path.exists() and not force and not written_through(path):
         raise SheetgenError("the file already exists", file=str(path),
                             fix="choose another name, or add --force to replace it")
     return write_atomic(path, text)

@@ -227,7 +227,7 @@ def new(name: str = typer.Argument(..., help="the new layout's name, e.g. my-tre
     """Start a layout of your own: NAME.yaml extends --from, its common keys listed, commented."""
     text = api.new_layout(name, parent)
     path = api.write_new(text, out or Path(f"{name}.yaml"), force)
-    if str(path) != "-":
+    if not on_stdout(path):
         typer.echo(f"wrote {path}: render it with 'sheetgen render {path}'")
 
 
@@ -400,7 +400,8 @@ def report(layout: str = typer.Argument(..., help="a roll-and-write layout (see 
     """The designer's balance report of a roll-and-write sheet (PDF, or HTML with --html)."""
     from .validate.document import report_document
 
-    typer.echo(f"wrote {report_document(layout, games, seed, out, as_html, lookahead, workers)}")
+    typer.echo(f"wrote {report_document(layout, games, seed, out, as_html, lookahead, workers)}",
+               err=on_stdout(out))
 
 
 @app.command()

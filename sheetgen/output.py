@@ -80,6 +80,11 @@ def check_folder(path: str | Path, what: str = "output", shown: str | Path | Non
         raise SheetgenError(f"the {what} {where}, not a folder", file=str(shown or path), fix=fix)
     return path
 
+def written_through(path: str | Path) -> bool:
+    """Whether an output goes into something that stays (stdout, a device, a pipe), not a file."""
+    return is_stdout(path) or _special(Path(path))
+
+
 def _special(path: Path) -> bool:
     try:
         mode = os.stat(path).st_mode
@@ -146,6 +151,6 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
 
 def size(path: Path, data_len: int | None = None) -> int:
     """Bytes of a written output (a device or stdout reports what was written)."""
-    if is_stdout(path) or _special(path):
+    if written_through(path):
         return data_len or 0
     return path.stat().st_size

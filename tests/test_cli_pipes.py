@@ -26,3 +26,10 @@ def test_a_reader_that_stops_reading_stops_the_command_quietly():
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141 and err == ""
+
+
+def test_a_new_layout_goes_into_a_pipe_and_its_note_is_not_mixed_in():
+    res = subprocess.run([sys.executable, "-m", "sheetgen", "new", "mine", "--from", "tricky-treats",
+                          "--out", "/dev/stdout"], capture_output=True, timeout=120)
+    assert res.returncode == 0, res.stderr  # a pipe is not a file that "already exists"
+    assert res.stdout.decode().splitlines()[2] == "extends: tricky-treats" and b"wrote" not in res.stdout
