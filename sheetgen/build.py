@@ -23,8 +23,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
 import importlib
 import json
@@ -349,29 +347,12 @@ def _intact(out_dir: Path, entry: dict | None, name: str, digest: str | None = N
         file_sha(out_dir / name) == entry.get("sha256")
 
 
-@contextlib.contextmanager
-def _fewer_collections():
-    """Python's cycle collector runs a fraction as often while a build runs (in its forked
-    workers too): composing and laying out pages make many short-lived objects, and collecting
-    them as often as usual cost about a sixth of the planning time and a tenth of a front's."""
-    old = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 20)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def run(out_dir: Path, force: bool = False, workers: int = 0,
         base_url: str | None = None) -> list[Result]:
     """Build every output into `out_dir`; `workers` processes (0: one per core, 1: this one);
     with `base_url`, QR codes link to each PDF's `sheetgen serve` page."""
-    with _fewer_collections():
-        return _run(Path(out_dir), force, workers, base_url)
-
-
-def _run(out_dir: Path, force: bool, workers: int, base_url: str | None) -> list[Result]:
     t0 = time.perf_counter()
+    out_dir = Path(out_dir)
     manifest_path = out_dir / MANIFEST
     old = {} if force else _read_manifest(manifest_path)
     code = sha(code_digest(), base_url or "")  # QR links change the pages
