@@ -368,7 +368,8 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
              policy: Policy = typer.Option(Policy.all, "--policy",
                                            help="which players to simulate: all = random, greedy, cover; "
                                                 "ladder adds lookahead (slow: the reference engine plays it)"),
-             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (numpy or compiled) or reference"),
+             engine: Optional[Engine] = typer.Option(None, "--engine",
+                                                     help="fast (compiled, the default) or reference"),
              workers: Optional[int] = typer.Option(None, "--workers", min=1, help="processes (default: all cores)"),
              as_json: bool = typer.Option(False, "--json", help="machine-readable report on stdout"),
              heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PDF of the sheet shaded by reach"),
@@ -379,13 +380,21 @@ def validate(layout: str = typer.Argument(..., help="a roll-and-write layout (se
     """Play a roll-and-write sheet many times: exit 0 if completable, 1 if not, 2 on bad input."""
     from .games.run_for_your_life import race_validate as race
 
-    if race.is_race(layout):  # the game mat races meeples instead (a Python engine: fewer games)
+    mat = race.is_race(layout)  # the game mat races meeples instead (a Python engine: fewer games)
+    given = {"--players": players, "--race-rules": race_rules} if not mat else \
+        {"--engine": engine, "--sheet": sheet, "--paper": paper}
+    for flag, value in given.items():
+        if value is not None:
+            takes = "roll-and-write sheets" if mat else "the game mat (run-for-your-life-mat)"
+            raise SheetgenError(f"{flag} does not apply to validating '{layout}'",
+                                fix=f"drop {flag}; it applies to {takes}")
+    if mat:
         raise typer.Exit(race.command(layout, games or 2_000, seed, policy.value, workers, as_json, heatmap, players,
                                       race_rules))
     from .validate.command import validate as run_validate
 
-    raise typer.Exit(run_validate(layout, games or 10_000, seed, policy.value, engine.value, workers, as_json,
-                                  heatmap, sheet, paper.value if paper else None))
+    raise typer.Exit(run_validate(layout, games or 10_000, seed, policy.value, (engine or Engine.fast).value,
+                                  workers, as_json, heatmap, sheet, paper.value if paper else None))
 
 
 @app.command()
