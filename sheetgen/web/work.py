@@ -108,8 +108,9 @@ def render_pdf(path: str, sheet: links.Sheet, base_url: str | None) -> bytes:
     return pdf_bytes(pages, loaded.doc.title, hooks=hooks)
 
 
-def render_png(pdf: bytes, page: int) -> bytes:
-    """Page `page` (1-based) of a PDF as a PNG PREVIEW_WIDTH pixels wide, drawn by pdfium."""
+def render_png(pdf: str, page: int) -> bytes:
+    """Page `page` (1-based) of a PDF file as a PNG PREVIEW_WIDTH pixels wide, drawn by pdfium
+    (the worker reads the cached file: the PDF is not sent to it once per page)."""
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
@@ -327,8 +328,8 @@ class Store:
     async def png(self, sheet: links.Sheet, page: int) -> Blob:
         key = self.key(sheet, f"png{page}")
         if not self._file(key, "png").exists():
-            pdf = (await self.pdf(sheet)).data
-            return await self._cached(key, "png", render_png, pdf, page)
+            await self.pdf(sheet)  # made and cached first: the worker reads it from its file
+            return await self._cached(key, "png", render_png, str(self._file(self.key(sheet), "pdf")), page)
         return await self._cached(key, "png", None)
 
     def kit_key(self, product: str, form: KitForm) -> str:
