@@ -156,7 +156,8 @@ def _values(cval, stash, levels, stars, pts, needs, S, star_t):
 
 @jit
 def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask, colmask, row_of, col_of, die_mask,
-          pts, needs, slot_star, slot_bar, bar_points, B, turns, out_state, out_lost, out_unused, out_reached):
+          pts, needs, slot_star, slot_bar, bar_points, B, turns, out_state, out_score, out_lost, out_unused,
+          out_reached):
     G = dice.shape[0]
     C, S, nb = out_state.shape[1] - 6, needs.shape[0], slot_star.shape[0]
     R, Q = rowmask.shape[0], colmask.shape[0]
@@ -234,6 +235,10 @@ def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask,
         out_state[g, 3 + C] = bars
         out_state[g, 4 + C] = turns
         out_state[g, 5 + C] = pending
+        score = bars * bar_points
+        for c in range(C):
+            score += pts[stash[c]]
+        out_score[g] = score
         out_lost[g] = lost
         out_unused[g] = unused
         # reached, in element_ids order: boxes, stash circles, stash stars, Boo-nus, row and
@@ -270,13 +275,12 @@ def play_fast(b: Board, dice, u, policy: str, targets) -> Batch:
     fixed, per_box, star_t = cover_tables(b)
     targets = np.asarray(targets, i8)
     aim = np.where((targets >= 0) & (pol == COVER), targets, len(per_box) - 1)
-    state = np.zeros((G, t.C + 6), i8)
-    lost, unused = np.zeros(G, i8), np.zeros(G, i8)
+    state = np.empty((G, t.C + 6), i8)  # every entry written by _play
+    score, lost, unused = np.empty(G, i8), np.empty(G, i8), np.empty(G, i8)
     n_el = t.B + t.C * t.S + t.S + t.nb + len(t.rowmask) + len(t.colmask) + t.turns
     reached = np.empty((G, n_el), np.bool_)
     _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, aim, fixed, per_box, star_t, t.candy,
           t.child_mask, t.rowmask, t.colmask, t.row_of, t.col_of, t.die_mask, t.pts, t.needs, t.slot_star,
-          t.slot_bar, t.bar_points, t.B, t.turns, state, lost, unused, reached)
-    score = t.pts[state[:, 1:1 + t.C]].sum(1) + state[:, 3 + t.C] * t.bar_points
+          t.slot_bar, t.bar_points, t.B, t.turns, state, score, lost, unused, reached)
     return Batch(score=score, reached=reached, penalties=lost, unused_powers=unused, stuck=np.zeros(G, i8),
                  turns=np.full(G, t.turns, i8), state=state)
