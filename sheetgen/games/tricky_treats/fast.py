@@ -743,7 +743,9 @@ def play(doc, dice, u, policy: str, targets):
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"], games["cover"] = ALL36, policy != "random", policy == "cover"
     games["bval"] = CANDY_WEIGHT * tab["gt"][0, 0]  # no candy stashed, no help: _play's start values
-    out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
+    # int8: every part is a small count (under 64 in any game); a smaller end state keeps a call's
+    # memory under glibc's trim threshold, so its pages are not returned and faulted again each call
+    out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int8)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
           np.ascontiguousarray(targets, np.int64), table, out)
     return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
