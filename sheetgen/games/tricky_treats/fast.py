@@ -53,6 +53,7 @@ ALL36 = (1 << 36) - 1
 COLS = sum(1 << (6 * c) for c in range(6))  # bit 0 of each child's 6 bits
 GATHER = sum(1 << (30 - 5 * c) for c in range(6))  # moves bit 6c to bit 30 + c; products never overlap
 i8 = np.int64
+U = np.uint64  # hot indices are made unsigned: numba then emits no negative-index fix-up
 PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "reward", "cauldron",
          "pyramid", "lost", "missed", "turn")  # of the end state (rules.layout_of)
 (A_BOXES, A_SCARES, A_STASH, A_UNLOCKED, A_USED, A_BOONUS, A_BCOUNT, A_REWARD, A_CAULDRON, A_PYRAMID,
@@ -153,12 +154,12 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 def _candy_value(tb, s, k):
     """Keep s.bval of candy k's free boxes, the candy and cover part of their greedy value, up to
     date (rules.box_value; only free boxes are valued)."""
-    v = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
-    left = tb.cmask[k] & s.free
+    v = CANDY_WEIGHT * tb.gt[U(s.stash[U(k)])] + BIG * ((s.h_cand >> k) & 1)
+    left = tb.cmask[U(k)] & s.free
     while left:
         b = trailing_zeros(left)
         left &= left - 1
-        s.bval[b] = v + BIG * ((s.h_boxes >> b) & 1)
+        s.bval[U(b)] = v + BIG * ((s.h_boxes >> b) & 1)
 
 
 @jit
@@ -217,7 +218,7 @@ def _choose(s, n):
     s.k = k + 1
     if s.greedy:
         return _argmax(s, n)
-    return np.int64(s.u[k % K] * n)
+    return np.int64(s.u[U(k % K)] * n)
 
 
 @jit
@@ -241,7 +242,7 @@ def _any_box(tb, s):
             f = (s.free >> (6 * c)) & 63
             p = popcount(f)
             here = (r >= 0) & (r < p)
-            box += (6 * c + tb.nth6[f * 6 + (r if here else 0)]) if here else 0
+            box += (6 * c + tb.nth6[U(f * 6 + (r if here else 0))]) if here else 0
             r -= p
         return box
     box, _ = _best_box(tb, s)
@@ -259,7 +260,7 @@ def _best_box(tb, s):
         while left:
             v = trailing_zeros(left)
             left &= left - 1
-            x = tb.symb[row + v] + s.bval[6 * c + v]
+            x = tb.symb[U(row + v)] + s.bval[U(6 * c + v)]
             if x > best_v:
                 best, best_v = 6 * c + v, x
     return best, best_v
@@ -278,17 +279,17 @@ def _pyramid(tb, s):
 @jit
 def _add_candy(tb, s, k):
     """Check the candy's next stash circle; a column reaching its number earns its reward."""
-    n = s.stash[k]
+    n = s.stash[U(k)]
     if n >= 7:
         return
-    s.stash[k] = n + 1
-    s.over[n] += 1
+    s.stash[U(k)] = n + 1
+    s.over[U(n)] += 1
     if s.greedy:
         _candy_value(tb, s, k)
     # without branches: column n earns its reward the first time enough candies pass it
-    earn = np.int64((s.reward[n] == 0) & (s.over[n] >= tb.needs[n]))
-    star = tb.rew_star[n]
-    s.reward[n] += earn * (3 - 2 * star)  # 1: a star; 3: waits for the cauldron-or-pyramid choice
+    earn = np.int64((s.reward[U(n)] == 0) & (s.over[U(n)] >= tb.needs[U(n)]))
+    star = tb.rew_star[U(n)]
+    s.reward[U(n)] += earn * (3 - 2 * star)  # 1: a star; 3: waits for the cauldron-or-pyramid choice
     s.ps += earn * star
     s.pcp += earn * (1 - star)
 
@@ -296,17 +297,17 @@ def _add_candy(tb, s, k):
 @jit
 def _unlock(tb, s, box):
     """The box's power and Boo-nus symbols, when now complete."""
-    bx, pm, bm, kind = s.boxes, tb.pm[box], tb.bm[box], tb.pk[box]
+    bx, pm, bm, kind = s.boxes, tb.pm[U(box)], tb.bm[U(box)], tb.pk[U(box)]
     done = np.int64(bx & pm == pm)  # without branches (a random game's are unpredictable)
-    now = done * tb.imm[kind]  # used at once: a cauldron box to choose, or the next pyramid box
-    s.used[kind] += now
-    s.ready[kind] += done - now
+    now = done * tb.imm[U(kind)]  # used at once: a cauldron box to choose, or the next pyramid box
+    s.used[U(kind)] += now
+    s.ready[U(kind)] += done - now
     cauldron = now * (kind == CAULDRON)
     s.pc += cauldron
     pyramid, full = now - cauldron, np.int64(s.pyr >= tb.top)  # asks nothing: checked at once
     s.lost += pyramid * full
     s.pyr += pyramid * (1 - full)
-    rm = tb.rowmask[tb.brow[box]]
+    rm = tb.rowmask[U(tb.brow[U(box)])]
     s.pr += np.int64((bx & bm == bm) & (bx & rm == rm))
 
 
@@ -315,7 +316,7 @@ def _collect(tb, s, box):
     """Cross out the box, stash its candy (a bat may change it), unlock what it completes."""
     s.boxes |= np.int64(1) << box
     s.free &= ~(np.int64(1) << box)
-    candy = tb.bc[box]
+    candy = tb.bc[U(box)]
     if s.ready[BAT] > 0:
         candy = _bat(tb, s, candy)
     _add_candy(tb, s, candy)
@@ -463,8 +464,8 @@ def _effects(tb, s):
 @jit
 def _scare(s, c):
     """Check a scare circle; the third is the skull: the child is scared, its boxes closed."""
-    n = s.scares[c] + 1
-    s.scares[c] = n
+    n = s.scares[U(c)] + 1
+    s.scares[U(c)] = n
     s.free &= ~((np.int64(63) << (6 * c)) & -np.int64(n == 3))
 
 
@@ -558,7 +559,7 @@ def _die_child(tb, s, a, b, plan):
         return _die_child_greedy(tb, s, a, b, plan, m1, m2)
     r = _choose(s, n)
     second = r >= n1  # no branch: the choice is random
-    return 6 * second + tb.nth6[(m2 if second else m1) * 6 + r - (n1 if second else 0)]
+    return 6 * second + tb.nth6[U((m2 if second else m1) * 6 + r - (n1 if second else 0))]
 
 
 @jit
@@ -572,7 +573,7 @@ def _die_child_greedy(tb, s, a, b, plan, m1, m2):
         while m:  # the children whose box for die d is free
             c = trailing_zeros(m)
             m &= m - 1
-            x = tb.symb[(c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1] + s.bval[6 * c + d - 1] - cost
+            x = tb.symb[U((c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1)] + s.bval[U(6 * c + d - 1)] - cost
             if x > best_v:
                 best, best_v = 6 * i + c, x
     s.k += 1
