@@ -175,7 +175,7 @@ def _box_value(tb, s, b):
 @jit
 def _scare_cost(s, c):
     """rules.scare_cost."""
-    n = s.scares[c]
+    n = s.scares[U(c)]
     if n >= 3:
         return 0
     if c == s.h_scare:
@@ -194,7 +194,7 @@ def _cauldron_value(tb, s):
     while left:
         i = trailing_zeros(left)
         left &= left - 1
-        best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
+        best = max(best, CANDY_WEIGHT * tb.gt[U(s.stash[U(tb.caul[U(i)])])])
     return best
 
 
@@ -225,7 +225,7 @@ def _choose(s, n):
 def _argmax(s, n):
     best = 0
     for i in range(1, n):
-        if s.vals[i] > s.vals[best]:
+        if s.vals[U(i)] > s.vals[U(best)]:
             best = i
     return best
 
@@ -326,17 +326,17 @@ def _collect(tb, s, box):
 @jit
 def _bat(tb, s, candy):
     """An unlocked bat may change the candy collected: the candy kept."""
-    s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
+    s.opts[0], s.vals[0] = -1, tb.gt[U(s.stash[U(candy)])] + BIG * ((s.h_cand >> candy) & 1)
     n = np.int64(1)
     for k in range(6):
         if s.stash[k] < 7 and k != candy:
-            s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
+            s.opts[n], s.vals[n] = k, tb.gt[U(s.stash[U(k)])] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
             n += 1
     i = _choose(s, n)
     if i > 0:
         s.used[BAT] += 1
         s.ready[BAT] -= 1
-        candy = s.opts[i]
+        candy = s.opts[U(i)]
     return candy
 
 
@@ -355,8 +355,8 @@ def _cauldron(tb, s):
         while left:
             j = trailing_zeros(left)
             left &= left - 1
-            hit = j == s.h_cbox or (s.h_cand >> tb.caul[j]) & 1
-            x = CANDY_WEIGHT * tb.gt[s.stash[tb.caul[j]]] + (BIG if hit else 0)
+            hit = j == s.h_cbox or (s.h_cand >> tb.caul[U(j)]) & 1
+            x = CANDY_WEIGHT * tb.gt[U(s.stash[U(tb.caul[U(j)])])] + (BIG if hit else 0)
             if x > best_v:
                 i, best_v = j, x
     else:  # the r-th
@@ -364,7 +364,7 @@ def _cauldron(tb, s):
             left &= left - 1
         i = trailing_zeros(left)
     s.caul |= np.int64(1) << i
-    _add_candy(tb, s, tb.caul[i])
+    _add_candy(tb, s, tb.caul[U(i)])
 
 
 @jit
@@ -390,11 +390,11 @@ def _column(tb, s, col):
         s.opts[n], s.vals[n] = PYRAMID_ACT, _pyramid_value(tb, s) + (BIG if s.h_pyr and here else 0)
         n += 1
     if n == 0:
-        s.reward[col] = 4
+        s.reward[U(col)] = 4
         s.lost += 1
         return
-    a = s.opts[_choose(s, n)]
-    s.reward[col] = 1 if a == CAULDRON_ACT else 2
+    a = s.opts[U(_choose(s, n))]
+    s.reward[U(col)] = 1 if a == CAULDRON_ACT else 2
     _action(tb, s, a)
 
 
@@ -422,7 +422,7 @@ def _row(tb, s):
     if n == 0:
         s.lost += 1
         return
-    _action(tb, s, s.opts[_choose(s, n)])
+    _action(tb, s, s.opts[U(_choose(s, n))])
 
 
 @jit
@@ -443,7 +443,7 @@ def _effects(tb, s):
         elif s.pcp > 0:
             s.pcp -= 1
             col = 0
-            while s.reward[col] != 3:  # the leftmost waiting column
+            while s.reward[U(col)] != 3:  # the leftmost waiting column
                 col += 1
             _column(tb, s, col)
         elif s.pr > 0:
@@ -484,7 +484,7 @@ def _skull_choice(s, target):
             if n < 3 and (n != 2 or c == s.h_scare):
                 bad = False
     else:
-        bad = s.scares[target] == 2 and target != s.h_scare
+        bad = s.scares[U(target)] == 2 and target != s.h_scare
     s.vals[0], s.vals[1] = 0, 1 if bad else -1
     if _choose(s, np.int64(2)) == 1:
         s.used[SKULL] += 1
@@ -507,7 +507,7 @@ def _doubles(tb, s):
         n = np.int64(1)
         for k in range(6):
             if s.stash[k] < 7:
-                s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+                s.opts[n], s.vals[n] = k, tb.gt[U(s.stash[U(k)])] + BIG * ((s.h_cand >> k) & 1)
                 n += 1
         if n == 1:
             return
@@ -516,7 +516,7 @@ def _doubles(tb, s):
             return
         s.used[BONE] += 1
         s.ready[BONE] -= 1
-        _add_candy(tb, s, s.opts[i])
+        _add_candy(tb, s, s.opts[U(i)])
         _resolve(tb, s)
         if not tb.bones_any:
             return
@@ -589,7 +589,7 @@ def _moon_collect(tb, s, d):
             s.opts[n], s.vals[n] = c, _box_value(tb, s, 6 * c + d - 1)
             n += 1
     if n:
-        _collect(tb, s, 6 * s.opts[_choose(s, n)] + d - 1)
+        _collect(tb, s, 6 * s.opts[U(_choose(s, n))] + d - 1)
         _resolve(tb, s)
 
 
@@ -608,7 +608,7 @@ def _moon_scare(tb, s):
             checked = tb.pop6[(s.boxes >> (6 * c)) & 63]
             s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(MOON_SCARE_STEP * sc + 6 - checked)
             n += 1
-    _scare(s, s.opts[_choose(s, n)])
+    _scare(s, s.opts[U(_choose(s, n))])
 
 
 @jit
@@ -664,7 +664,7 @@ def _plain(tb, s, a, b):
         s.missed += 1
         s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
         other = b if _choose(s, np.int64(2)) == 0 else a
-    if s.scares[other - 1] < 3 and not _skull(s, other - 1):
+    if s.scares[U(other - 1)] < 3 and not _skull(s, other - 1):
         _scare(s, other - 1)
 
 
@@ -716,7 +716,7 @@ def _play(tab, games, dice, u, targets, help_, out):
             for b in range(36):
                 k = tb.bc[b]
                 cover = ((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1)
-                s.bval[b] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * cover
+                s.bval[b] = CANDY_WEIGHT * tb.gt[U(s.stash[U(k)])] + BIG * cover
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
