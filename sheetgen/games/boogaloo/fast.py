@@ -11,6 +11,10 @@ both engines to the same end states. Shortcuts that keep the same decisions:
 - the cover policy's bonus (policy.toward) is looked up in tables built once per sheet from the
   targets board.py decodes (`cover_tables`), so cover and greedy run the same loop;
 - a random pick finds its k-th legal box by bit counts instead of listing the options.
+Speed: hot indices are unsigned (`U`): numba then emits no negative-index fix-up. The score is
+summed in the compiled loop and the outputs are allocated empty (every entry is written), so a call
+makes no large numpy temporaries: its arrays stay under glibc's trim threshold, and their pages are
+reused instead of returned and faulted in again on every call.
 """
 
 from __future__ import annotations
