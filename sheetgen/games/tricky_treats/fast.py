@@ -715,11 +715,9 @@ def _play(tab, games, dice, u, targets, help_, out):
         e = targets[g] if s.cover and targets[g] >= 0 else nothing
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[e, 0], help_[e, 1], help_[e, 2], help_[e, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[e, 4], help_[e, 5], help_[e, 6], help_[e, 7]
-        if s.cover:  # every box's candy and cover value (_candy_value; greedy's: in the blank sheet)
-            for b in range(36):
-                k = tb.bc[b]
-                cover = ((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1)
-                s.bval[b] = CANDY_WEIGHT * tb.gt[U(s.stash[U(k)])] + BIG * cover
+        if s.h_cand | s.h_boxes:  # cover: the bonus of the boxes and candies that help its target
+            for b in range(36):  # (added to the blank sheet's candy values: _candy_value)
+                s.bval[b] += BIG * (((s.h_cand >> tb.bc[b]) & 1) + ((s.h_boxes >> b) & 1))
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
