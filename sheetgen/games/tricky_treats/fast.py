@@ -155,10 +155,11 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
 def _candy_value(tb, s, k):
-    """Keep s.bval of candy k's free boxes, the candy and cover part of their greedy value, up to
-    date (rules.box_value; only free boxes are valued)."""
+    """Keep s.bval of candy k's boxes, the candy and cover part of their greedy value, up to date
+    (rules.box_value; only free boxes' are read, but all are written: a loop of the same length
+    for a candy each time predicts its exit)."""
     v = CANDY_WEIGHT * tb.gt[U(s.stash[U(k)])] + BIG * ((s.h_cand >> k) & 1)
-    left = tb.cmask[U(k)] & s.free
+    left = tb.cmask[U(k)]
     while left:
         b = trailing_zeros(left)
         left &= left - 1
