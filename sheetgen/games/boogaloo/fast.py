@@ -11,6 +11,10 @@ both engines to the same end states. Shortcuts that keep the same decisions:
 - the cover policy's bonus (policy.toward) is looked up in tables built once per sheet from the
   targets board.py decodes (`cover_tables`), so cover and greedy run the same loop;
 - a random pick finds its k-th legal box by bit counts instead of listing the options.
+Speed: hot indices are unsigned (`U`): numba then emits no negative-index fix-up. The score is
+summed in the compiled loop and the outputs are allocated empty (every entry is written), so a call
+makes no large numpy temporaries: its arrays stay under glibc's trim threshold, and their pages are
+reused instead of returned and faulted in again on every call.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ jit = numba.njit(cache=True, nogil=True)
 inline = numba.njit(cache=True, nogil=True, inline="always")  # helpers: inlined where called (much faster)
 RANDOM, GREEDY, COVER = range(3)
 i8 = np.int64
+U = np.uint64  # hot indices are made unsigned: numba then emits no negative-index fix-up
 
 
 class Tables:
@@ -124,15 +129,15 @@ def _choose(legal, u, pol, prog, candy, row_of, col_of, cval, fixed, per_box, ha
     while x:
         b = _lowest(x)
         x &= x - 1
-        p = prog[b]
-        v = cval[candy[b]] + per_box * p + fixed[b]
+        p = prog[U(b)]
+        v = cval[U(candy[U(b)])] + per_box * p + fixed[U(b)]
         if p == BOXES_PER_CHILD - 1:  # the child's last box: haunted
             after = checked | (np.int64(1) << b)
             v += haunt_extra
-            rm = rowmask[row_of[b]]
+            rm = rowmask[U(row_of[U(b)])]
             if after & rm == rm:
                 v += bar_points
-            clm = colmask[col_of[b]]
+            clm = colmask[U(col_of[U(b)])]
             if after & clm == clm:
                 v += bar_points
         if v > best:
@@ -150,13 +155,14 @@ def _values(cval, stash, levels, stars, pts, needs, S, star_t):
         if k >= S:
             cval[c] = 0
         else:
-            star = (not (stars >> k) & 1) and levels[k + 1] + 1 >= needs[k]
-            cval[c] = pts[k + 1] - pts[k] + STAR_VALUE * star + COVER_BONUS * (k < star_t)
+            star = (not (stars >> k) & 1) and levels[U(k + 1)] + 1 >= needs[U(k)]
+            cval[c] = pts[U(k + 1)] - pts[U(k)] + STAR_VALUE * star + COVER_BONUS * (k < star_t)
 
 
 @jit
 def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask, colmask, row_of, col_of, die_mask,
-          pts, needs, slot_star, slot_bar, bar_points, B, turns, out_state, out_lost, out_unused, out_reached):
+          pts, needs, slot_star, slot_bar, bar_points, B, turns, out_state, out_score, out_lost, out_unused,
+          out_reached):
     G = dice.shape[0]
     C, S, nb = out_state.shape[1] - 6, needs.shape[0], slot_star.shape[0]
     R, Q = rowmask.shape[0], colmask.shape[0]
@@ -183,38 +189,38 @@ def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask,
             _values(cval, stash, levels, stars, pts, needs, S, st)
         for t in range(turns):
             n = 0
-            legal = ~checked & die_mask[dice[g, t, 0], dice[g, t, 1]]
+            legal = ~checked & die_mask[U(dice[g, t, 0]), U(dice[g, t, 1])]
             if legal == 0:
                 lost += 1  # a lost turn: no stars can be waiting
                 continue
             while True:
-                box = _choose(legal, u[g, t, n % K], pol, prog, candy, row_of, col_of, cval, fx,
+                box = _choose(legal, u[g, t, U(n % K)], pol, prog, candy, row_of, col_of, cval, fx,
                               pb, slot_value[boonus], checked, rowmask, colmask, bar_points)
                 n += 1
                 # collect (rules.State.collect)
                 checked |= np.int64(1) << box
-                c = candy[box]
-                if stash[c] < S:
-                    stash[c] += 1
-                    k = stash[c]
-                    levels[k] += 1
-                    if not (stars >> (k - 1)) & 1 and levels[k] >= needs[k - 1]:
+                kc = U(candy[U(box)])  # the candy
+                if stash[kc] < S:
+                    stash[kc] += 1
+                    k = stash[kc]
+                    levels[U(k)] += 1
+                    if not (stars >> (k - 1)) & 1 and levels[U(k)] >= needs[U(k - 1)]:
                         stars |= np.int64(1) << (k - 1)
                         pending += 1
                 first = box - box % BOXES_PER_CHILD
                 for j in range(first, first + BOXES_PER_CHILD):
-                    prog[j] += 1
-                if prog[box] == BOXES_PER_CHILD:
+                    prog[U(j)] += 1
+                if prog[U(box)] == BOXES_PER_CHILD:
                     if boonus < nb:
                         if slot_star[boonus]:
                             pending += 1
                         elif slot_bar[boonus]:
                             bars += 1
                         boonus += 1
-                    rm = rowmask[row_of[box]]
+                    rm = rowmask[U(row_of[U(box)])]
                     if checked & rm == rm:
                         bars += 1
-                    clm = colmask[col_of[box]]
+                    clm = colmask[U(col_of[U(box)])]
                     if checked & clm == clm:
                         bars += 1
                 if greedy:
@@ -234,32 +240,36 @@ def _play(dice, u, pol, aim, fixed, per_box, star_t, candy, child_mask, rowmask,
         out_state[g, 3 + C] = bars
         out_state[g, 4 + C] = turns
         out_state[g, 5 + C] = pending
+        score = bars * bar_points
+        for c in range(C):
+            score += pts[stash[c]]
+        out_score[g] = score
         out_lost[g] = lost
         out_unused[g] = unused
         # reached, in element_ids order: boxes, stash circles, stash stars, Boo-nus, row and
         # column bars, turns
         e = 0
         for i in range(B):
-            out_reached[g, e] = (checked >> i) & 1
+            out_reached[g, U(e)] = (checked >> i) & 1
             e += 1
         for c in range(C):
             for k in range(S):
-                out_reached[g, e] = stash[c] > k
+                out_reached[g, U(e)] = stash[c] > k
                 e += 1
         for k in range(S):
-            out_reached[g, e] = (stars >> k) & 1
+            out_reached[g, U(e)] = (stars >> k) & 1
             e += 1
         for k in range(nb):
-            out_reached[g, e] = boonus > k
+            out_reached[g, U(e)] = boonus > k
             e += 1
         for r in range(R):
-            out_reached[g, e] = checked & rowmask[r] == rowmask[r]
+            out_reached[g, U(e)] = checked & rowmask[r] == rowmask[r]
             e += 1
         for q in range(Q):
-            out_reached[g, e] = checked & colmask[q] == colmask[q]
+            out_reached[g, U(e)] = checked & colmask[q] == colmask[q]
             e += 1
         for t in range(turns):
-            out_reached[g, e] = True
+            out_reached[g, U(e)] = True
             e += 1
 
 
@@ -270,13 +280,12 @@ def play_fast(b: Board, dice, u, policy: str, targets) -> Batch:
     fixed, per_box, star_t = cover_tables(b)
     targets = np.asarray(targets, i8)
     aim = np.where((targets >= 0) & (pol == COVER), targets, len(per_box) - 1)
-    state = np.zeros((G, t.C + 6), i8)
-    lost, unused = np.zeros(G, i8), np.zeros(G, i8)
+    state = np.empty((G, t.C + 6), i8)  # every entry written by _play
+    score, lost, unused = np.empty(G, i8), np.empty(G, i8), np.empty(G, i8)
     n_el = t.B + t.C * t.S + t.S + t.nb + len(t.rowmask) + len(t.colmask) + t.turns
     reached = np.empty((G, n_el), np.bool_)
     _play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), pol, aim, fixed, per_box, star_t, t.candy,
           t.child_mask, t.rowmask, t.colmask, t.row_of, t.col_of, t.die_mask, t.pts, t.needs, t.slot_star,
-          t.slot_bar, t.bar_points, t.B, t.turns, state, lost, unused, reached)
-    score = t.pts[state[:, 1:1 + t.C]].sum(1) + state[:, 3 + t.C] * t.bar_points
+          t.slot_bar, t.bar_points, t.B, t.turns, state, score, lost, unused, reached)
     return Batch(score=score, reached=reached, penalties=lost, unused_powers=unused, stuck=np.zeros(G, i8),
                  turns=np.full(G, t.turns, i8), state=state)

@@ -277,10 +277,11 @@ def _finish_rows(spec, state, reached, res):
     """End states [G, S]: the elements each marked into reached [G, E]; score, unused powers,
     missed collects and turns into res [G, 4]."""
     cols, thr, eq, bar, scored, weight, blen, plus, minus, misc = spec
+    u = np.uint64  # the hot loops index unsigned: no negative-index checks (a quarter faster)
     for g in range(state.shape[0]):
         row, got = state[g], reached[g]
         for e in range(len(cols)):
-            got[e] = row[cols[e]] >= thr[e]
+            got[u(e)] = row[u(cols[e])] >= thr[e]
         for e in eq:
             got[e] = row[cols[e]] == thr[e]
         for e in bar:
@@ -290,7 +291,7 @@ def _finish_rows(spec, state, reached, res):
             got[e] = full
         score = 0
         for i in range(len(scored)):
-            score += weight[i] * got[scored[i]]
+            score += weight[i] * got[u(scored[i])]
         unused = 0
         for c in plus:
             unused += row[c]

@@ -23,7 +23,10 @@ hold both engines to the same end states. Shortcuts that keep the same decisions
 Speed: a random game's branches are unpredictable, so what its picks lead to (which die and
 box, a reward earned, a symbol unlocked, a third scare) is computed without branches; rare
 paths (a bat, a skull, effects waiting, greedy's argmax and die/child values) are calls made
-only when needed, so that the common path is small enough for LLVM to inline.
+only when needed, so that the common path is small enough for LLVM to inline. Hot indices are
+unsigned (`U`): numba then emits no negative-index fix-up. The end state is int8: a call's arrays
+(it, reached, scores) then stay under glibc's trim threshold, and their pages are reused instead of
+returned and faulted in again on every call (~4 us a page on this VM).
 Compile time: the whole suite pays a cold compile in CI, and numba's cost is mostly per compiled
 function and per overload, so tiny helpers are written in place, arguments never vary in type
 (no literal-typed copies), and only `_play` is cached (its cache holds the helpers). The end
@@ -53,6 +56,7 @@ ALL36 = (1 << 36) - 1
 COLS = sum(1 << (6 * c) for c in range(6))  # bit 0 of each child's 6 bits
 GATHER = sum(1 << (30 - 5 * c) for c in range(6))  # moves bit 6c to bit 30 + c; products never overlap
 i8 = np.int64
+U = np.uint64  # hot indices are made unsigned: numba then emits no negative-index fix-up
 PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "reward", "cauldron",
          "pyramid", "lost", "missed", "turn")  # of the end state (rules.layout_of)
 (A_BOXES, A_SCARES, A_STASH, A_UNLOCKED, A_USED, A_BOONUS, A_BCOUNT, A_REWARD, A_CAULDRON, A_PYRAMID,
@@ -151,14 +155,15 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
 def _candy_value(tb, s, k):
-    """Keep s.bval of candy k's free boxes, the candy and cover part of their greedy value, up to
-    date (rules.box_value; only free boxes are valued)."""
-    v = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
-    left = tb.cmask[k] & s.free
+    """Keep s.bval of candy k's boxes, the candy and cover part of their greedy value, up to date
+    (rules.box_value; only free boxes' are read, but all are written: a loop of the same length
+    for a candy each time predicts its exit)."""
+    v = CANDY_WEIGHT * tb.gt[U(s.stash[U(k)])] + BIG * ((s.h_cand >> k) & 1)
+    left = tb.cmask[U(k)]
     while left:
         b = trailing_zeros(left)
         left &= left - 1
-        s.bval[b] = v + BIG * ((s.h_boxes >> b) & 1)
+        s.bval[U(b)] = v + BIG * ((s.h_boxes >> b) & 1)
 
 
 @jit
@@ -174,7 +179,7 @@ def _box_value(tb, s, b):
 @jit
 def _scare_cost(s, c):
     """rules.scare_cost."""
-    n = s.scares[c]
+    n = s.scares[U(c)]
     if n >= 3:
         return 0
     if c == s.h_scare:
@@ -193,7 +198,7 @@ def _cauldron_value(tb, s):
     while left:
         i = trailing_zeros(left)
         left &= left - 1
-        best = max(best, CANDY_WEIGHT * tb.gt[s.stash[tb.caul[i]]])
+        best = max(best, CANDY_WEIGHT * tb.gt[U(s.stash[U(tb.caul[U(i)])])])
     return best
 
 
@@ -217,14 +222,14 @@ def _choose(s, n):
     s.k = k + 1
     if s.greedy:
         return _argmax(s, n)
-    return np.int64(s.u[k % K] * n)
+    return np.int64(s.u[U(k % K)] * n)
 
 
 @jit
 def _argmax(s, n):
     best = 0
     for i in range(1, n):
-        if s.vals[i] > s.vals[best]:
+        if s.vals[U(i)] > s.vals[U(best)]:
             best = i
     return best
 
@@ -241,7 +246,7 @@ def _any_box(tb, s):
             f = (s.free >> (6 * c)) & 63
             p = popcount(f)
             here = (r >= 0) & (r < p)
-            box += (6 * c + tb.nth6[f * 6 + (r if here else 0)]) if here else 0
+            box += (6 * c + tb.nth6[U(f * 6 + (r if here else 0))]) if here else 0
             r -= p
         return box
     box, _ = _best_box(tb, s)
@@ -259,7 +264,7 @@ def _best_box(tb, s):
         while left:
             v = trailing_zeros(left)
             left &= left - 1
-            x = tb.symb[row + v] + s.bval[6 * c + v]
+            x = tb.symb[U(row + v)] + s.bval[U(6 * c + v)]
             if x > best_v:
                 best, best_v = 6 * c + v, x
     return best, best_v
@@ -278,17 +283,17 @@ def _pyramid(tb, s):
 @jit
 def _add_candy(tb, s, k):
     """Check the candy's next stash circle; a column reaching its number earns its reward."""
-    n = s.stash[k]
+    n = s.stash[U(k)]
     if n >= 7:
         return
-    s.stash[k] = n + 1
-    s.over[n] += 1
+    s.stash[U(k)] = n + 1
+    s.over[U(n)] += 1
     if s.greedy:
         _candy_value(tb, s, k)
     # without branches: column n earns its reward the first time enough candies pass it
-    earn = np.int64((s.reward[n] == 0) & (s.over[n] >= tb.needs[n]))
-    star = tb.rew_star[n]
-    s.reward[n] += earn * (3 - 2 * star)  # 1: a star; 3: waits for the cauldron-or-pyramid choice
+    earn = np.int64((s.reward[U(n)] == 0) & (s.over[U(n)] >= tb.needs[U(n)]))
+    star = tb.rew_star[U(n)]
+    s.reward[U(n)] += earn * (3 - 2 * star)  # 1: a star; 3: waits for the cauldron-or-pyramid choice
     s.ps += earn * star
     s.pcp += earn * (1 - star)
 
@@ -296,17 +301,17 @@ def _add_candy(tb, s, k):
 @jit
 def _unlock(tb, s, box):
     """The box's power and Boo-nus symbols, when now complete."""
-    bx, pm, bm, kind = s.boxes, tb.pm[box], tb.bm[box], tb.pk[box]
+    bx, pm, bm, kind = s.boxes, tb.pm[U(box)], tb.bm[U(box)], tb.pk[U(box)]
     done = np.int64(bx & pm == pm)  # without branches (a random game's are unpredictable)
-    now = done * tb.imm[kind]  # used at once: a cauldron box to choose, or the next pyramid box
-    s.used[kind] += now
-    s.ready[kind] += done - now
+    now = done * tb.imm[U(kind)]  # used at once: a cauldron box to choose, or the next pyramid box
+    s.used[U(kind)] += now
+    s.ready[U(kind)] += done - now
     cauldron = now * (kind == CAULDRON)
     s.pc += cauldron
     pyramid, full = now - cauldron, np.int64(s.pyr >= tb.top)  # asks nothing: checked at once
     s.lost += pyramid * full
     s.pyr += pyramid * (1 - full)
-    rm = tb.rowmask[tb.brow[box]]
+    rm = tb.rowmask[U(tb.brow[U(box)])]
     s.pr += np.int64((bx & bm == bm) & (bx & rm == rm))
 
 
@@ -315,7 +320,7 @@ def _collect(tb, s, box):
     """Cross out the box, stash its candy (a bat may change it), unlock what it completes."""
     s.boxes |= np.int64(1) << box
     s.free &= ~(np.int64(1) << box)
-    candy = tb.bc[box]
+    candy = tb.bc[U(box)]
     if s.ready[BAT] > 0:
         candy = _bat(tb, s, candy)
     _add_candy(tb, s, candy)
@@ -325,17 +330,17 @@ def _collect(tb, s, box):
 @jit
 def _bat(tb, s, candy):
     """An unlocked bat may change the candy collected: the candy kept."""
-    s.opts[0], s.vals[0] = -1, tb.gt[s.stash[candy]] + BIG * ((s.h_cand >> candy) & 1)
+    s.opts[0], s.vals[0] = -1, tb.gt[U(s.stash[U(candy)])] + BIG * ((s.h_cand >> candy) & 1)
     n = np.int64(1)
     for k in range(6):
         if s.stash[k] < 7 and k != candy:
-            s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
+            s.opts[n], s.vals[n] = k, tb.gt[U(s.stash[U(k)])] - BAT_COST + BIG * ((s.h_cand >> k) & 1)
             n += 1
     i = _choose(s, n)
     if i > 0:
         s.used[BAT] += 1
         s.ready[BAT] -= 1
-        candy = s.opts[i]
+        candy = s.opts[U(i)]
     return candy
 
 
@@ -354,8 +359,8 @@ def _cauldron(tb, s):
         while left:
             j = trailing_zeros(left)
             left &= left - 1
-            hit = j == s.h_cbox or (s.h_cand >> tb.caul[j]) & 1
-            x = CANDY_WEIGHT * tb.gt[s.stash[tb.caul[j]]] + (BIG if hit else 0)
+            hit = j == s.h_cbox or (s.h_cand >> tb.caul[U(j)]) & 1
+            x = CANDY_WEIGHT * tb.gt[U(s.stash[U(tb.caul[U(j)])])] + (BIG if hit else 0)
             if x > best_v:
                 i, best_v = j, x
     else:  # the r-th
@@ -363,7 +368,7 @@ def _cauldron(tb, s):
             left &= left - 1
         i = trailing_zeros(left)
     s.caul |= np.int64(1) << i
-    _add_candy(tb, s, tb.caul[i])
+    _add_candy(tb, s, tb.caul[U(i)])
 
 
 @jit
@@ -389,11 +394,11 @@ def _column(tb, s, col):
         s.opts[n], s.vals[n] = PYRAMID_ACT, _pyramid_value(tb, s) + (BIG if s.h_pyr and here else 0)
         n += 1
     if n == 0:
-        s.reward[col] = 4
+        s.reward[U(col)] = 4
         s.lost += 1
         return
-    a = s.opts[_choose(s, n)]
-    s.reward[col] = 1 if a == CAULDRON_ACT else 2
+    a = s.opts[U(_choose(s, n))]
+    s.reward[U(col)] = 1 if a == CAULDRON_ACT else 2
     _action(tb, s, a)
 
 
@@ -421,7 +426,7 @@ def _row(tb, s):
     if n == 0:
         s.lost += 1
         return
-    _action(tb, s, s.opts[_choose(s, n)])
+    _action(tb, s, s.opts[U(_choose(s, n))])
 
 
 @jit
@@ -442,7 +447,7 @@ def _effects(tb, s):
         elif s.pcp > 0:
             s.pcp -= 1
             col = 0
-            while s.reward[col] != 3:  # the leftmost waiting column
+            while s.reward[U(col)] != 3:  # the leftmost waiting column
                 col += 1
             _column(tb, s, col)
         elif s.pr > 0:
@@ -463,8 +468,8 @@ def _effects(tb, s):
 @jit
 def _scare(s, c):
     """Check a scare circle; the third is the skull: the child is scared, its boxes closed."""
-    n = s.scares[c] + 1
-    s.scares[c] = n
+    n = s.scares[U(c)] + 1
+    s.scares[U(c)] = n
     s.free &= ~((np.int64(63) << (6 * c)) & -np.int64(n == 3))
 
 
@@ -483,7 +488,7 @@ def _skull_choice(s, target):
             if n < 3 and (n != 2 or c == s.h_scare):
                 bad = False
     else:
-        bad = s.scares[target] == 2 and target != s.h_scare
+        bad = s.scares[U(target)] == 2 and target != s.h_scare
     s.vals[0], s.vals[1] = 0, 1 if bad else -1
     if _choose(s, np.int64(2)) == 1:
         s.used[SKULL] += 1
@@ -506,7 +511,7 @@ def _doubles(tb, s):
         n = np.int64(1)
         for k in range(6):
             if s.stash[k] < 7:
-                s.opts[n], s.vals[n] = k, tb.gt[s.stash[k]] + BIG * ((s.h_cand >> k) & 1)
+                s.opts[n], s.vals[n] = k, tb.gt[U(s.stash[U(k)])] + BIG * ((s.h_cand >> k) & 1)
                 n += 1
         if n == 1:
             return
@@ -515,7 +520,7 @@ def _doubles(tb, s):
             return
         s.used[BONE] += 1
         s.ready[BONE] -= 1
-        _add_candy(tb, s, s.opts[i])
+        _add_candy(tb, s, s.opts[U(i)])
         _resolve(tb, s)
         if not tb.bones_any:
             return
@@ -558,7 +563,7 @@ def _die_child(tb, s, a, b, plan):
         return _die_child_greedy(tb, s, a, b, plan, m1, m2)
     r = _choose(s, n)
     second = r >= n1  # no branch: the choice is random
-    return 6 * second + tb.nth6[(m2 if second else m1) * 6 + r - (n1 if second else 0)]
+    return 6 * second + tb.nth6[U((m2 if second else m1) * 6 + r - (n1 if second else 0))]
 
 
 @jit
@@ -572,7 +577,7 @@ def _die_child_greedy(tb, s, a, b, plan, m1, m2):
         while m:  # the children whose box for die d is free
             c = trailing_zeros(m)
             m &= m - 1
-            x = tb.symb[(c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1] + s.bval[6 * c + d - 1] - cost
+            x = tb.symb[U((c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1)] + s.bval[U(6 * c + d - 1)] - cost
             if x > best_v:
                 best, best_v = 6 * i + c, x
     s.k += 1
@@ -588,7 +593,7 @@ def _moon_collect(tb, s, d):
             s.opts[n], s.vals[n] = c, _box_value(tb, s, 6 * c + d - 1)
             n += 1
     if n:
-        _collect(tb, s, 6 * s.opts[_choose(s, n)] + d - 1)
+        _collect(tb, s, 6 * s.opts[U(_choose(s, n))] + d - 1)
         _resolve(tb, s)
 
 
@@ -607,7 +612,7 @@ def _moon_scare(tb, s):
             checked = tb.pop6[(s.boxes >> (6 * c)) & 63]
             s.opts[n], s.vals[n] = c, BIG if c == s.h_scare else -(MOON_SCARE_STEP * sc + 6 - checked)
             n += 1
-    _scare(s, s.opts[_choose(s, n)])
+    _scare(s, s.opts[U(_choose(s, n))])
 
 
 @jit
@@ -663,7 +668,7 @@ def _plain(tb, s, a, b):
         s.missed += 1
         s.vals[0], s.vals[1] = -_scare_cost(s, b - 1), -_scare_cost(s, a - 1)
         other = b if _choose(s, np.int64(2)) == 0 else a
-    if s.scares[other - 1] < 3 and not _skull(s, other - 1):
+    if s.scares[U(other - 1)] < 3 and not _skull(s, other - 1):
         _scare(s, other - 1)
 
 
@@ -711,11 +716,9 @@ def _play(tab, games, dice, u, targets, help_, out):
         e = targets[g] if s.cover and targets[g] >= 0 else nothing
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[e, 0], help_[e, 1], help_[e, 2], help_[e, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[e, 4], help_[e, 5], help_[e, 6], help_[e, 7]
-        if s.cover:  # every box's candy and cover value (_candy_value; greedy's: in the blank sheet)
-            for b in range(36):
-                k = tb.bc[b]
-                cover = ((s.h_cand >> k) & 1) + ((s.h_boxes >> b) & 1)
-                s.bval[b] = CANDY_WEIGHT * tb.gt[s.stash[k]] + BIG * cover
+        if s.h_cand | s.h_boxes:  # cover: the bonus of the boxes and candies that help its target
+            for b in range(36):  # (added to the blank sheet's candy values: _candy_value)
+                s.bval[b] += BIG * (((s.h_cand >> tb.bc[b]) & 1) + ((s.h_boxes >> b) & 1))
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
@@ -743,7 +746,9 @@ def play(doc, dice, u, policy: str, targets):
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"], games["cover"] = ALL36, policy != "random", policy == "cover"
     games["bval"] = CANDY_WEIGHT * tab["gt"][0, 0]  # no candy stashed, no help: _play's start values
-    out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int16)
+    # int8: every part is a small count (under 64 in any game); a smaller end state keeps a call's
+    # memory under glibc's trim threshold, so its pages are not returned and faulted again each call
+    out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int8)
     _play(tab, games, np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64),
           np.ascontiguousarray(targets, np.int64), table, out)
     return finish(t, out)  # compiled too, but on its own (a compiled call across files would be
