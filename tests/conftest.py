@@ -273,7 +273,24 @@ def engine_lock(engine: str) -> Path:
     return WARM_LOCK.with_name(f".warm-{_CHECKOUT}-{engine}.lock")
 
 
+# pytest rewrites the asserts of every module of a plugin's distribution, and with no bytecode
+# cache (a fresh clone, PYTHONDONTWRITEBYTECODE) again in each process that collects: hypothesis's
+# 74 modules, whose asserts are not the tests', cost ~1.1 CPU s a process (2026-12-01; the other
+# plugins' libraries are imported before conftest is)
+NOT_REWRITTEN = {"hypothesis"}
+
+
+def _rewrite_tests_only() -> None:
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(finder, AssertionRewritingHook) and isinstance(marked, set):  # else left alone
+            marked -= NOT_REWRITTEN
+
+
 def pytest_configure(config):
+    _rewrite_tests_only()
     cold = [] if hasattr(config, "workerinput") else cold_engines()
     if not cold:
         return  # an xdist worker (the controller started the warmer), or nothing to compile
