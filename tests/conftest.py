@@ -231,7 +231,8 @@ def qr_urls(pdf: Path) -> list[str]:
 # --- The numba engines, compiled once per session -------------------------------------------------
 # On an empty cache (a fresh clone: numba keys its cache by the source's path) each pytest-xdist
 # worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
-# of CPU for the three in one process, 2026-12-01). Instead the controller starts
+# of CPU for the three in one process, 2026-12-01; 43.5 s at load 3 later that day: Boogaloo 7.9,
+# Tricky Treats 12.0, Haunt the Block 23.6). Instead the controller starts
 # tests/warm_engines.py, which compiles them while holding WARM_LOCK, and each engine's own lock until
 # that engine is compiled; modules not in NO_GAMES wait for those locks before their first test (all
 # of them, or the engines the module names in ENGINES), and NO_GAMES modules run first (pytest -n 2
