@@ -231,7 +231,8 @@ def qr_urls(pdf: Path) -> list[str]:
 # --- The numba engines, compiled once per session -------------------------------------------------
 # On an empty cache (a fresh clone: numba keys its cache by the source's path) each pytest-xdist
 # worker and each `sheetgen validate` a test starts would compile the same engines again (about 25 s
-# of CPU for the three in one process, 2026-12-01). Instead the controller starts
+# of CPU for the three in one process, 2026-12-01; 43.5 s at load 3 later that day: Boogaloo 7.9,
+# Tricky Treats 12.0, Haunt the Block 23.6). Instead the controller starts
 # tests/warm_engines.py, which compiles them while holding WARM_LOCK, and each engine's own lock until
 # that engine is compiled; modules not in NO_GAMES wait for those locks before their first test (all
 # of them, or the engines the module names in ENGINES), and NO_GAMES modules run first (pytest -n 2
@@ -273,7 +274,24 @@ def engine_lock(engine: str) -> Path:
     return WARM_LOCK.with_name(f".warm-{_CHECKOUT}-{engine}.lock")
 
 
+# pytest rewrites the asserts of every module of a plugin's distribution, and with no bytecode
+# cache (a fresh clone, PYTHONDONTWRITEBYTECODE) again in each process that collects: hypothesis's
+# 74 modules, whose asserts are not the tests', cost ~1.1 CPU s a process (2026-12-01; the other
+# plugins' libraries are imported before conftest is)
+NOT_REWRITTEN = {"hypothesis"}
+
+
+def _rewrite_tests_only() -> None:
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(finder, AssertionRewritingHook) and isinstance(marked, set):  # else left alone
+            marked -= NOT_REWRITTEN
+
+
 def pytest_configure(config):
+    _rewrite_tests_only()
     cold = [] if hasattr(config, "workerinput") else cold_engines()
     if not cold:
         return  # an xdist worker (the controller started the warmer), or nothing to compile

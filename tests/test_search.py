@@ -51,9 +51,14 @@ def test_dask_local_cluster_writes_the_same_bytes(one, tmp_path):
     distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed")
     from sheetgen.search_play import Cluster
 
+    import dask
+
     _, out1 = one
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=":0") as cluster:
+    # worker processes forked from this one (Dask spawns by default: each would import the stack
+    # and load the engines again, ~2 CPU s each); they still get every task by pickle over TCP
+    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}), \
+            distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                     dashboard_address=":0") as cluster:
         back = Cluster(cluster.scheduler_address, GAME)
         try:
             assert "2 workers" in back.label

@@ -32,8 +32,10 @@ def cold_rules(layouts: Path) -> dict[str, str]:
 
 def warm(layouts: Path, compiled=lambda engine: None) -> list[str]:
     """Play a couple of games of every cold engine with each policy (compiling it), as the validator
-    does, then one game per policy as a search worker warms up, so that any other signature a
-    search worker calls is compiled here once and not in each worker. Boogaloo's first (the shortest name): the install test waits for
+    does, one through the reference engine (Tricky Treats' reads its end states with the compiled
+    board reader, another signature: ~1 CPU s, else compiled by a test, in each worker that
+    needs it first), then one game per policy as a search worker warms up, so that any other
+    signature a search worker calls is compiled here once and not in each worker. Boogaloo's first (the shortest name): the install test waits for
     it alone. Calls compiled(games package) after each engine; returns the layouts warmed."""
     from sheetgen import kinds
     from sheetgen.search_play import warm as warm_search_worker
@@ -44,6 +46,7 @@ def warm(layouts: Path, compiled=lambda engine: None) -> list[str]:
     for name in cold_rules(layouts).values():
         loaded = kinds.load(name)
         run(loaded, 2, 0, POLICIES, "fast", 1, None, 1)
+        run(loaded, 1, 0, POLICIES, "reference", 1, None, 1)  # its board reader's own signature
         warm_search_worker(loaded.name)
         compiled(loaded.kind.rules.split(".")[-2])  # sheetgen.games.boogaloo.rules: boogaloo
         done.append(name)
