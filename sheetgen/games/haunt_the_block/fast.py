@@ -76,14 +76,37 @@ def lshr(typingctx, x, s):
 def prefetch(typingctx, ary, i):
     """Ask the processor to bring the cache line of flat element i of an array in (no wait, no fault)."""
     def codegen(context, builder, sig, args):
-        a = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)])
+        ptr = _ptr(context, builder, sig, args)
         i32, i8p = llvmir.IntType(32), llvmir.IntType(8).as_pointer()
         fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(
             llvmir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return types.none(ary, i), codegen
+
+
+def _ptr(context, builder, sig, args):
+    a = context.make_array(sig.args[0])(context, builder, args[0])
+    return builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)], inbounds=True)
+
+
+@intrinsic
+def get(typingctx, ary, i):
+    """ary's flat element i (C order), unchecked: no bounds check, no wrap of a negative index."""
+    def codegen(context, builder, sig, args):
+        return context.unpack_value(builder, sig.args[0].dtype, _ptr(context, builder, sig, args))
+    return ary.dtype(ary, i), codegen
+
+
+@intrinsic
+def put(typingctx, ary, i, v):
+    """Set ary's flat element i (C order) to v, unchecked."""
+    def codegen(context, builder, sig, args):
+        dt = sig.args[0].dtype
+        context.pack_value(builder, dt, context.cast(builder, args[2], sig.args[2], dt),
+                           _ptr(context, builder, sig, args))
+        return context.get_dummy_value()
+    return types.none(ary, i, v), codegen
 
 
 @lru_cache(maxsize=32)
@@ -295,6 +318,8 @@ def _engine(rnd: bool):
              out_score, out_pen, out_unused, out_turns, out_x, out_r):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
+        RW, DT, UT = rec.shape[1], dice.shape[1] * 2, u.shape[1] * K  # flat strides (`get`)
+        RB, PQ = RW * 8, Q * (D + 1)
         # one game's sheet, reset per game
         num = np.zeros(n, np.int64)
         stash = np.zeros(C, np.int64)
@@ -345,26 +370,27 @@ def _engine(rnd: bool):
                                 bestv, dest = v + HIT * h, sp
                     r[e_start[dest]] = True
                 else:
-                    a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
+                    d0, d1 = get(dice, g * DT + 2 * t), get(dice, g * DT + 2 * t + 1)
+                    a, bd = min(d0, d1), max(d0, d1)
                     dbl = a == bd
                     have = circled - used
                     key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
                     roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                     w, sh = (pos + 1) >> 6, (pos + 1) & 63  # bits j: the space pos + 1 + j is empty
-                    e0 = lshr(emp[w], sh) | ((emp[w + 1] << 1) << (63 - sh))
-                    e1 = lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh))
-                    ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
-                    he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
+                    e0 = lshr(get(emp, w), sh) | ((get(emp, w + 1) << 1) << (63 - sh))
+                    e1 = lshr(get(emp, w + 1), sh) | ((get(emp, w + 2) << 1) << (63 - sh))
+                    ce0, ce1 = e0 & get(cwin, 2 * pos), e1 & get(cwin, 2 * pos + 1)  # the empty spaces ahead, by class
+                    he0, pe0 = e0 & get(hwin, pos), e0 & get(pwin, pos)
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
-                    w0, w1 = rec[key, 0], rec[key, 1]
+                    w0, w1 = get(rec, key * RW), get(rec, key * RW + 1)
                     if t + 1 < T:  # fetch the next turn's record (powers and stars as now) while this
                         # turn plays
-                        kn = ((min(dice[g, t + 1, 0], dice[g, t + 1, 1]) - 1) * 6 + max(dice[g, t + 1, 0],
-                              dice[g, t + 1, 1]) - 1) * M * (S + 1) + amask * (S + 1) + have
-                        prefetch(rec, kn * rec.shape[1])
+                        n0, n1 = get(dice, g * DT + 2 * t + 2), get(dice, g * DT + 2 * t + 3)
+                        kn = ((min(n0, n1) - 1) * 6 + max(n0, n1) - 1) * M * (S + 1) + amask * (S + 1) + have
+                        prefetch(rec, kn * RW)
                         pk = pcnt if rnd else pchp  # and its pumpkins' cells
-                        prefetch(pk, kn * Q * (D + 1) + D + 1)
-                        prefetch(pk, min(kn * Q * (D + 1) + D + 65, pk.size - 1))
+                        prefetch(pk, kn * PQ + D + 1)
+                        prefetch(pk, min(kn * PQ + D + 65, pk.size - 1))
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
@@ -377,11 +403,11 @@ def _engine(rnd: bool):
                         while bits:
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            q = sp_cls[pos + 1 + j]
-                            tot += pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
-                                q == Q and dbl and recb[key, 16 + j + 1] != 0)
+                            q = get(sp_cls, pos + 1 + j)
+                            tot += get(pcnt, key * PQ + q * (D + 1) + j + 1) if 0 < q < Q else get(
+                                recb, key * RB + 17 + D + j + 1) + (q == Q and dbl and get(recb, key * RB + 16 + j + 1) != 0)
                         if tot > 0:  # the k-th action: by distance, then payment
-                            k = np.int64(u[g, t, 0] * tot)
+                            k = np.int64(get(u, g * UT + t * K) * tot)
                             bits, one = spec, True
                             while bits:
                                 j = trailing_zeros(bits)
@@ -392,9 +418,9 @@ def _engine(rnd: bool):
                                     break
                                 k -= m
                                 plain ^= low
-                                q = sp_cls[pos + 1 + j]
-                                m = pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
-                                    q == Q and dbl and recb[key, 16 + j + 1] != 0)
+                                q = get(sp_cls, pos + 1 + j)
+                                m = get(pcnt, key * PQ + q * (D + 1) + j + 1) if 0 < q < Q else get(
+                                    recb, key * RB + 17 + D + j + 1) + (q == Q and dbl and get(recb, key * RB + 16 + j + 1) != 0)
                                 if k < m:
                                     md, one = j + 1, False
                                     break
@@ -402,20 +428,20 @@ def _engine(rnd: bool):
                             if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
                                 m = popcount(plain)
                                 md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
-                                q = sp_cls[pos + md]
+                                q = get(sp_cls, pos + md)
                                 bpay = 0 if md > D or (dbl and q == Q) else np.int64(
-                                    pchp[key, q, md] if 0 < q < Q else recb[key, 16 + md])
+                                    get(pchp, key * PQ + q * (D + 1) + md) if 0 < q < Q else get(recb, key * RB + 16 + md))
                             else:  # the k-th way to a space with several
-                                q = sp_cls[pos + md]
+                                q = get(sp_cls, pos + md)
                                 if q == Q:
                                     q = 0
-                                    if dbl and recb[key, 16 + md] != 0:  # the free write comes first
+                                    if dbl and get(recb, key * RB + 16 + md) != 0:  # the free write comes first
                                         k -= 1
                                 bpay = 0
                                 lst = q * 36 * (D + 1) + roll + md
-                                for i in range(off[lst], off[lst + 1] if k >= 0 else 0):  # stars, then powers
-                                    code = np.int64(flat[i])
-                                    if c_mask[code] & ~amask == 0:
+                                for i in range(get(off, lst), get(off, lst + 1) if k >= 0 else 0):  # stars, then powers
+                                    code = np.int64(get(flat, i))
+                                    if get(c_mask, code) & ~amask == 0:
                                         if k == 0:
                                             bpay = code
                                             break
@@ -491,7 +517,7 @@ def _engine(rnd: bool):
                             if hd > 0:
                                 md, bpay = hd, hpay
                     if md > 0:
-                        msk = c_mask[bpay]
+                        msk = get(c_mask, bpay)
                         if msk:
                             for q in range(P):
                                 if (msk >> q) & 1:
@@ -499,8 +525,8 @@ def _engine(rnd: bool):
                                     if puses[q] == uses:
                                         amask &= ~(1 << q)
                                     r[e_power[q, puses[q] - 1]] = True
-                        used += c_stars[bpay]
-                        dest = wrap[pos + md]
+                        used += get(c_stars, bpay)
+                        dest = get(wrap, pos + md)
                     else:  # no move at all: the penalty
                         pen += 1
                         slot = 0
@@ -550,19 +576,19 @@ def _engine(rnd: bool):
                                     bestv, bd = v, d
                             dest = wrap[pos + bd]
                 # write the number and take what the space gives
-                num[dest] = number
-                emp[dest >> 6] &= ~(1 << (dest & 63))
-                emp[(dest + n) >> 6] &= ~(1 << ((dest + n) & 63))
+                put(num, dest, number)
+                put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
+                put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
                 pos = dest
-                r[e_path[dest]] = True
-                cand = sp_candy[dest]
+                put(r, get(e_path, dest), True)
+                cand = get(sp_candy, dest)
                 owed = False
                 if cand < 0:
-                    ch = sp_child[dest]
-                    s = ch_sym[ch]
-                    if boon[s] < sym_count[s]:
-                        boon[s] += 1
-                        col = boon[s]
+                    ch = get(sp_child, dest)
+                    s = get(ch_sym, ch)
+                    if get(boon, s) < get(sym_count, s):
+                        col = get(boon, s) + 1
+                        put(boon, s, col)
                         r[e_boon[s, col - 1]] = True
                         done = True
                         for q in range(3):
@@ -571,7 +597,7 @@ def _engine(rnd: bool):
                         if done:
                             bcol[col - 1] = 1
                             r[e_bcol[col - 1]] = True
-                    kind = ch_kind[ch]
+                    kind = get(ch_kind, ch)
                     if kind == 0:
                         pumpkins += 1
                         if pumpkins == ints[8]:
@@ -601,15 +627,16 @@ def _engine(rnd: bool):
                             if v + HIT * h > bestv:
                                 bestv, cand = v + HIT * h, k
                 if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
-                    col = stash[cand]
+                    col = get(stash, cand)
                     if col < ncol:
-                        stash[cand] = col + 1
-                        rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
-                        r[e_stash[cand, col]] = True
-                        colcnt[col] += 1
-                        if not colstar[col] and colcnt[col] >= thr[col]:
-                            colstar[col] = 1
-                            r[e_colstar[col]] = True
+                        put(stash, cand, col + 1)
+                        put(rg, cand, 0 if get(crossed, cand) else GAIN_WEIGHT * get(gain_of, col + 1))
+                        put(r, get(e_stash, cand * (ncol + 1) + col), True)
+                        cc = get(colcnt, col) + 1
+                        put(colcnt, col, cc)
+                        if not get(colstar, col) and cc >= get(thr, col):
+                            put(colstar, col, 1)
+                            put(r, get(e_colstar, col), True)
                             cand = -2
                 if cand == -2 and circled < S:  # circle a star
                     circled += 1
