@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numba
 import numpy as np
-from llvmlite import ir as llvmir
+from llvmlite import binding as llvm, ir as llvmir
 from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
@@ -295,9 +295,27 @@ def sheet(doc_json: str):
     return b, ints, arrays, len(bars)
 
 
+@intrinsic
+def pdep(typingctx, x, m):
+    """The low bits of x deposited at the set bits of m (BMI2's pdep; only where BMI2)."""
+    def codegen(context, builder, sig, args):
+        i64 = llvmir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, [context.cast(builder, a, t, types.int64) for a, t in zip(args, sig.args)])
+    return types.int64(x, m), codegen
+
+
+# pdep where the code is compiled for this machine and it has BMI2 (numba's cache keys on the CPU)
+BMI2 = numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
+
+
 @numba.njit(cache=True, inline="always")  # (numbers only: inlining costs no reference counts)
 def _select(m, k):
-    """The index of the k-th (from 0) set bit of m (k < popcount(m)): halve the word that holds it."""
+    """The index of the k-th (from 0) set bit of m (k < popcount(m)): with BMI2 the lowest bit of
+    pdep(1 << k, m), else halve the word that holds it."""
+    if BMI2:
+        return trailing_zeros(pdep(1 << k, m))
     at = 0
     for width in (32, 16, 8, 4, 2, 1):
         c = popcount(m & ((1 << width) - 1))
@@ -319,7 +337,8 @@ def _engine(rnd: bool):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
         RW, DT, UT = rec.shape[1], dice.shape[1] * 2, u.shape[1] * K  # flat strides (`get`)
-        RB, PQ = RW * 8, Q * (D + 1)
+        RB, PQ, EB = RW * 8, Q * (D + 1), e_boon.shape[1]
+        npump, e_sweet, e_stbar, e_pkbar = ints[8], ints[11], ints[12], ints[13]
         # one game's sheet, reset per game
         num = np.zeros(n, np.int64)
         stash = np.zeros(C, np.int64)
@@ -451,26 +470,26 @@ def _engine(rnd: bool):
                         # hc: the candy all of whose spaces do); a power's use-circle is looked at below
                         hm0, hm1, hc = 0, 0, -1
                         if cover:
-                            if tkind == T_PATH and num[ta] == 0:
+                            if tkind == T_PATH and get(num, ta) == 0:
                                 d = ta - pos + (n if ta < pos else 0)
                                 hm0, hm1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
-                            elif tkind == T_STASH and stash[ta] == tb:
-                                hm0, hm1, hc = ccwin[ta, pos, 0], ccwin[ta, pos, 1], ta
-                            elif tkind == T_BOON and boon[ta] == tb:
-                                hm0 = swin[ta, pos]
+                            elif tkind == T_STASH and get(stash, ta) == tb:
+                                hm0, hm1, hc = get(ccwin, (ta * n + pos) * 2), get(ccwin, (ta * n + pos) * 2 + 1), ta
+                            elif tkind == T_BOON and get(boon, ta) == tb:
+                                hm0 = get(swin, ta * n + pos)
                         bestv = -BIG
                         if dbl:  # every empty candy space: a free write worth its candy
                             for i in range(C):
-                                m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                                m0, m1 = ce0 & get(ccwin, (i * n + pos) * 2), ce1 & get(ccwin, (i * n + pos) * 2 + 1)
                                 if m0 | m1:
                                     d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
-                                    v = rg[i] + HIT * (i == hc)
+                                    v = get(rg, i) + HIT * (i == hc)
                                     if v > bestv or (v == bestv and d < md):
                                         bestv, md = v, d
                             m0, m1 = hm0 & ce0, hm1 & ce1  # cover: a target space its candy's first may hide
                             if (m0 | m1) and hc < 0:
                                 d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
-                                v = rg[sp_rg[pos + d]] + HIT
+                                v = get(rg, get(sp_rg, pos + d)) + HIT
                                 if v > bestv or (v == bestv and d < md):
                                     bestv, md = v, d
                             bits = he0 & hb
@@ -479,8 +498,8 @@ def _engine(rnd: bool):
                         while bits:  # candy spaces and children: their first cheapest way
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            pay = np.int64(recb[key, 17 + j])
-                            v = rg[sp_rg[pos + 1 + j]] - cost[pay] + HIT * (lshr(hm0, j) & 1)
+                            pay = np.int64(get(recb, key * RB + 17 + j))
+                            v = get(rg, get(sp_rg, pos + 1 + j)) - get(cost, pay) + HIT * (lshr(hm0, j) & 1)
                             if v > bestv or (v == bestv and j + 1 < md):
                                 bestv, md, bpay = v, j + 1, pay
                         bits = pe0 & pr
@@ -488,11 +507,11 @@ def _engine(rnd: bool):
                             j = trailing_zeros(bits)  # removes ways, so it never lowers the cost)
                             bits &= bits - 1
                             h = HIT * (lshr(hm0, j) & 1)
-                            v = rg[C] - cost[recb[key, 17 + j]] + h
+                            v = get(rg, C) - get(cost, get(recb, key * RB + 17 + j)) + h
                             if v > bestv or (v == bestv and j + 1 < md):
-                                pay = np.int64(pchp[key, sp_cls[pos + 1 + j], j + 1])
+                                pay = np.int64(get(pchp, key * PQ + get(sp_cls, pos + 1 + j) * (D + 1) + j + 1))
                                 if pay != NOPAY:
-                                    v = rg[C] - cost[pay] + h
+                                    v = get(rg, C) - get(cost, pay) + h
                                     if v > bestv or (v == bestv and j + 1 < md):
                                         bestv, md, bpay = v, j + 1, pay
                         if cover and tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
@@ -521,10 +540,11 @@ def _engine(rnd: bool):
                         if msk:
                             for q in range(P):
                                 if (msk >> q) & 1:
-                                    puses[q] += 1
-                                    if puses[q] == uses:
+                                    pu = get(puses, q) + 1
+                                    put(puses, q, pu)
+                                    if pu == uses:
                                         amask &= ~(1 << q)
-                                    r[e_power[q, puses[q] - 1]] = True
+                                    put(r, get(e_power, q * (uses + 1) + pu - 1), True)
                         used += get(c_stars, bpay)
                         dest = get(wrap, pos + md)
                     else:  # no move at all: the penalty
@@ -589,20 +609,20 @@ def _engine(rnd: bool):
                     if get(boon, s) < get(sym_count, s):
                         col = get(boon, s) + 1
                         put(boon, s, col)
-                        r[e_boon[s, col - 1]] = True
+                        put(r, get(e_boon, s * EB + col - 1), True)
                         done = True
                         for q in range(3):
-                            if sym_count[q] >= col and boon[q] < col:
+                            if get(sym_count, q) >= col and get(boon, q) < col:
                                 done = False
                         if done:
-                            bcol[col - 1] = 1
-                            r[e_bcol[col - 1]] = True
+                            put(bcol, col - 1, 1)
+                            put(r, get(e_bcol, col - 1), True)
                     kind = get(ch_kind, ch)
                     if kind == 0:
                         pumpkins += 1
-                        if pumpkins == ints[8]:
+                        if pumpkins == npump:
                             bpk = 1
-                            r[ints[13]] = True
+                            put(r, e_pkbar, True)
                     elif kind == 1:
                         owed = True
                     elif kind == 2:
@@ -611,14 +631,14 @@ def _engine(rnd: bool):
                         sweet += 1
                         if sweet == 2:
                             rj = 1
-                            if ints[11] >= 0:
-                                r[ints[11]] = True
+                            if e_sweet >= 0:
+                                put(r, e_sweet, True)
                     elif kind == 4:
-                        unl[ch_moon[ch]] = 1
-                        amask |= 1 << ch_moon[ch]
+                        put(unl, get(ch_moon, ch), 1)
+                        amask |= 1 << get(ch_moon, ch)
                 if owed:  # the Pirate: a candy of choice
                     if rnd:
-                        cand = np.int64(u[g, t, 1 % K] * C)
+                        cand = np.int64(get(u, g * UT + t * K + 1 % K) * C)
                     else:
                         bestv = -BIG
                         for k in range(C):
@@ -640,10 +660,10 @@ def _engine(rnd: bool):
                             cand = -2
                 if cand == -2 and circled < S:  # circle a star
                     circled += 1
-                    r[e_stars[circled - 1]] = True
+                    put(r, get(e_stars, circled - 1), True)
                     if circled == S:
                         bst = 1
-                        r[ints[12]] = True
+                        put(r, e_stbar, True)
                 number += 1
             # the end: score and the state in State.vector's order
             score, unused = 0, circled - used
