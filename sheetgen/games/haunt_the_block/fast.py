@@ -53,6 +53,7 @@ P = len(MOON_POWERS)
 M = 1 << P  # power masks
 T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4
 LOW = (1 << 32) - 1  # cover: the kinds of target a move can mark
+FX_PUMPKIN, FX_SWEET, FX_PIRATE, FX_STAR, FX_MOON = 16, 17, 18, 19, 20  # a space's effects: bits of `fx`
 
 
 @intrinsic
@@ -266,7 +267,14 @@ def sheet(doc_json: str):
         if p in b.moon_child:
             kid = c.children[b.moon_child[p]].id
             e_power[k, :c.uses] = [eid[ids.power_id(kid, j)] for j in range(c.uses)]
-    kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3, "none": 5}  # moons 4
+    fx = np.where(b.space_candy >= 0, b.space_candy, C + 1) | 3 << 8  # a space's effects (FX_*)
+    for i, ch in enumerate(b.space_child):
+        if ch >= 0:  # a child: its Boo-nus symbol, then what it does (as State.haunt)
+            kid = c.children[ch]
+            does = FX_PUMPKIN if kid.symbol == "pumpkin" else {
+                "candy_of_choice": FX_PIRATE, "star": FX_STAR, "sweetheart": FX_SWEET}.get(kid.power, 0)
+            fx[i] = C + 1 | b.child_symbol[ch] << 8 | (1 << does if does else 0) | (
+                1 << MOON_POWERS.index(kid.power) if not does and kid.power in MOON_POWERS else 0) << FX_MOON
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
     bars = bar_ids(b)
     Q = len(b.pumpkin_conditions) + 1
@@ -282,11 +290,8 @@ def sheet(doc_json: str):
               windows(b, candy), windows(b, ~candy & (b.space_q == 0))[:, 0].copy(),
               windows(b, b.space_q > 0)[:, 0].copy(), windows(b, b.space_candy[None, :] == np.arange(C)[:, None]),
               windows(b, child_sym[None, :] == np.arange(3)[:, None])[..., 0].copy(), targets_of(b),
-              np.array(b.child_symbol, i8),
-              np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
-              np.array([MOON_POWERS.index(k.power) if k.power in MOON_POWERS else 0 for k in c.children], i8),
-              np.array(b.sym_count, i8), np.concatenate([np.diff(pts0), [0]]).astype(i8), pts0.astype(i8),
-              np.array(c.thresholds, i8), np.array(b.starts, i8),
+              fx.astype(i8), np.array(b.sym_count + [0], i8), np.concatenate([np.diff(pts0), [0]]).astype(i8),
+              pts0.astype(i8), np.array(c.thresholds + [BIG], i8), np.array(b.starts, i8),
               np.array([eid[ids.path_id(i)] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
               np.array([eid.get(ids.column_star_id(j), -1) for j in range(ncol)], i8),  # -1: no star
               np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
@@ -330,7 +335,7 @@ def _engine(rnd: bool):
 
     @jit
     def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
-             tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
+             tdec, fx, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
              e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
              rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
              out_score, out_pen, out_unused, out_turns, out_x, out_r):
@@ -339,36 +344,32 @@ def _engine(rnd: bool):
         RW, DT, UT = rec.shape[1], dice.shape[1] * 2, u.shape[1] * K  # flat strides (`get`)
         RB, PQ, EB = RW * 8, Q * (D + 1), e_boon.shape[1]
         npump, e_sweet, e_stbar, e_pkbar = ints[8], ints[11], ints[12], ints[13]
-        # one game's sheet, reset per game
+        # one game's sheet, reset per game; a last slot takes the writes of a space that gives nothing
         num = np.zeros(n, np.int64)
-        stash = np.zeros(C, np.int64)
-        crossed = np.zeros(C, np.int64)
-        colstar = np.zeros(ncol, np.int64)
+        stash = np.zeros(C + 2, np.int64)  # stash[C + 1] = ncol: no candy (a full row)
+        crossed = np.zeros(C + 2, np.int64)
+        colstar = np.zeros(ncol + 1, np.int64)
         colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
-        boon = np.zeros(3, np.int64)
-        unl = np.zeros(P, np.int64)
+        boon = np.zeros(4, np.int64)  # boon[3]: no symbol (sym_count[3] = 0)
         puses = np.zeros(P, np.int64)
         bcol = np.zeros(nbcol + 1, np.int64)
-        rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
+        rg = np.zeros(C + 2, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
         emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
         for g in range(dice.shape[0]):
             r = out_r[g]
             num[:] = 0
             emp[:] = emp0
             stash[:] = 0
+            stash[C + 1] = ncol
             crossed[:] = 0
             colstar[:] = 0
             colcnt[:] = 0
             boon[:] = 0
-            unl[:] = 0
             puses[:] = 0
-            bcol[:] = 0
             for k in range(C):
                 rg[k] = GAIN_WEIGHT * gain_of[0]
             rg[C] = GAIN_WEIGHT * CHILD_GAIN
-            circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
-            for j in range(ints[7]):
-                r[e_stars[j]] = True
+            circled, used, pumpkins, sweet, pen, amask, unlm = ints[7], 0, 0, 0, 0, 0, 0
             tg = tgt[g]
             cover = tg >= 0  # (-1 unless cover)
             tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
@@ -387,7 +388,7 @@ def _engine(rnd: bool):
                             v = rg[sc]
                             if v + HIT * h > bestv:
                                 bestv, dest = v + HIT * h, sp
-                    r[e_start[dest]] = True
+                    first = dest
                 else:
                     d0, d1 = get(dice, g * DT + 2 * t), get(dice, g * DT + 2 * t + 1)
                     a, bd = min(d0, d1), max(d0, d1)
@@ -544,7 +545,6 @@ def _engine(rnd: bool):
                                     put(puses, q, pu)
                                     if pu == uses:
                                         amask &= ~(1 << q)
-                                    put(r, get(e_power, q * (uses + 1) + pu - 1), True)
                         used += get(c_stars, bpay)
                         dest = get(wrap, pos + md)
                     else:  # no move at all: the penalty
@@ -573,7 +573,6 @@ def _engine(rnd: bool):
                         if can:
                             crossed[i] = 1
                             rg[i] = 0
-                            r[e_pen[i]] = True
                             slot = 1
                         uu = u[g, t, slot % K]
                         if rnd:  # the k-th empty candy space
@@ -595,48 +594,21 @@ def _engine(rnd: bool):
                                 if v > bestv or (v == bestv and d < bd):
                                     bestv, bd = v, d
                             dest = wrap[pos + bd]
-                # write the number and take what the space gives
+                # write the number and take what the space gives: the space's effects from `fx`, the
+                # writes of one that gives nothing going to a last slot (bars and marks: at the end)
                 put(num, dest, number)
                 put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
                 put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
                 pos = dest
-                put(r, get(e_path, dest), True)
-                cand = get(sp_candy, dest)
-                owed = False
-                if cand < 0:
-                    ch = get(sp_child, dest)
-                    s = get(ch_sym, ch)
-                    if get(boon, s) < get(sym_count, s):
-                        col = get(boon, s) + 1
-                        put(boon, s, col)
-                        put(r, get(e_boon, s * EB + col - 1), True)
-                        done = True
-                        for q in range(3):
-                            if get(sym_count, q) >= col and get(boon, q) < col:
-                                done = False
-                        if done:
-                            put(bcol, col - 1, 1)
-                            put(r, get(e_bcol, col - 1), True)
-                    kind = get(ch_kind, ch)
-                    if kind == 0:
-                        pumpkins += 1
-                        if pumpkins == npump:
-                            bpk = 1
-                            put(r, e_pkbar, True)
-                    elif kind == 1:
-                        owed = True
-                    elif kind == 2:
-                        cand = -2  # circle a star below
-                    elif kind == 3:
-                        sweet += 1
-                        if sweet == 2:
-                            rj = 1
-                            if e_sweet >= 0:
-                                put(r, e_sweet, True)
-                    elif kind == 4:
-                        put(unl, get(ch_moon, ch), 1)
-                        amask |= 1 << get(ch_moon, ch)
-                if owed:  # the Pirate: a candy of choice
+                f = get(fx, dest)
+                cand, s = f & 255, (f >> 8) & 3  # C + 1: no candy; 3: no Boo-nus symbol
+                bn = get(boon, s)
+                put(boon, s, bn + (bn < get(sym_count, s)))
+                pumpkins += (f >> FX_PUMPKIN) & 1
+                sweet += (f >> FX_SWEET) & 1
+                unlm |= f >> FX_MOON
+                amask |= f >> FX_MOON
+                if (f >> FX_PIRATE) & 1:  # the Pirate: a candy of choice
                     if rnd:
                         cand = np.int64(get(u, g * UT + t * K + 1 % K) * C)
                     else:
@@ -646,39 +618,63 @@ def _engine(rnd: bool):
                             v = rg[k]
                             if v + HIT * h > bestv:
                                 bestv, cand = v + HIT * h, k
-                if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
-                    col = get(stash, cand)
-                    if col < ncol:
-                        put(stash, cand, col + 1)
-                        put(rg, cand, 0 if get(crossed, cand) else GAIN_WEIGHT * get(gain_of, col + 1))
-                        put(r, get(e_stash, cand * (ncol + 1) + col), True)
-                        cc = get(colcnt, col) + 1
-                        put(colcnt, col, cc)
-                        if not get(colstar, col) and cc >= get(thr, col):
-                            put(colstar, col, 1)
-                            put(r, get(e_colstar, col), True)
-                            cand = -2
-                if cand == -2 and circled < S:  # circle a star
-                    circled += 1
-                    put(r, get(e_stars, circled - 1), True)
-                    if circled == S:
-                        bst = 1
-                        put(r, e_stbar, True)
+                # collect: the leftmost empty circle of the row; a column may earn a star
+                col = get(stash, cand)
+                inc = col < ncol
+                put(stash, cand, col + inc)
+                if not rnd:
+                    put(rg, cand, GAIN_WEIGHT * get(gain_of, col + inc) * (1 - get(crossed, cand)))
+                cc = get(colcnt, col) + inc
+                put(colcnt, col, cc)
+                star = inc & (cc >= get(thr, col)) & (1 - get(colstar, col))
+                put(colstar, col, get(colstar, col) | star)
+                circled += (star | ((f >> FX_STAR) & 1)) & (circled < S)  # circle a star (lost if none left)
                 number += 1
-            # the end: score and the state in State.vector's order
+            # the end: the bars, the score, the marks and the state in State.vector's order
+            rj, bst, bpk = sweet >= 2, circled == S, pumpkins >= npump
+            nbars = rj + bst + bpk
+            for k in range(nbcol):  # a Boo-nus column's bar: every symbol that has the column reaches it
+                done = 1
+                for q in range(3):
+                    done &= (sym_count[q] <= k) | (boon[q] > k)
+                bcol[k] = done
+                nbars += done
             score, unused = 0, circled - used
             for k in range(C):
                 if not crossed[k]:
                     score += pts0[stash[k]]
-            nbars = rj + bst + bpk
-            for k in range(nbcol):
-                nbars += bcol[k]
             for q in range(P):
-                unused += unl[q] * (uses - puses[q])
+                unused += ((unlm >> q) & 1) * (uses - puses[q])
             out_score[g] = score + ints[9] * nbars
             out_pen[g] = pen
             out_unused[g] = unused
             out_turns[g] = num[pos]
+            # the marks, from the end state (loops of fixed length: no branch to guess)
+            for k in range(n):
+                put(r, get(e_path, k), num[k] > 0)
+            put(r, get(e_start, first), True)
+            for k in range(C):
+                for j in range(ncol):
+                    put(r, get(e_stash, k * (ncol + 1) + j), j < stash[k])
+                put(r, get(e_pen, k), crossed[k])
+            for k in range(ncol):
+                if get(e_colstar, k) >= 0:
+                    put(r, get(e_colstar, k), colstar[k])
+            for j in range(S):
+                put(r, get(e_stars, j), j < circled)
+            for q in range(3):
+                for j in range(sym_count[q]):
+                    put(r, get(e_boon, q * EB + j), j < boon[q])
+            for k in range(nbcol):
+                put(r, get(e_bcol, k), bcol[k])
+            if e_sweet >= 0:
+                put(r, e_sweet, rj)
+            put(r, e_stbar, bst)
+            put(r, e_pkbar, bpk)
+            for q in range(P):
+                if get(e_power, q * (uses + 1)) >= 0:
+                    for j in range(uses):
+                        put(r, get(e_power, q * (uses + 1) + j), j < puses[q])
             x = out_x[g]
             for k in range(n):
                 x[k] = num[k]
@@ -691,7 +687,7 @@ def _engine(rnd: bool):
             x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4] = circled, used, boon[0], boon[1], boon[2]
             i += 5
             for q in range(P):
-                x[i + q], x[i + P + q] = unl[q], puses[q]
+                x[i + q], x[i + P + q] = (unlm >> q) & 1, puses[q]
             i += 2 * P
             for k in range(nbcol):
                 x[i + k] = bcol[k]
