@@ -285,7 +285,7 @@ def sheet(doc_json: str):
     cls = np.where(candy, Q, b.space_q)  # 0: a child with no condition, 1 + i: pumpkin i, Q: a candy space
     child_sym = np.where(candy, -1, np.array(b.child_symbol)[np.maximum(b.space_child, 0)])
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
-    arrays = (twice(b.space_candy), twice(b.space_child), twice(cls), twice(np.where(candy, b.space_candy, C)),
+    arrays = (twice(b.space_candy), twice(b.space_q), twice(cls), twice(np.where(candy, b.space_candy, C)),
               np.arange(2 * n) % n, words64(np.ones(2 * n, bool), (2 * n) // 64 + 3),
               windows(b, candy), windows(b, ~candy & (b.space_q == 0))[:, 0].copy(),
               windows(b, b.space_q > 0)[:, 0].copy(), windows(b, b.space_candy[None, :] == np.arange(C)[:, None]),
@@ -334,7 +334,7 @@ def _engine(rnd: bool):
     policy's branches. Cover is greedy with a target (`tgt` >= 0)."""
 
     @jit
-    def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
+    def play(dice, u, tgt, ints, sp_candy, sp_q, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
              tdec, fx, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
              e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
              rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
@@ -419,13 +419,13 @@ def _engine(rnd: bool):
                         plain = ((ce0 & cb0) | (he0 & hb)) & ~spec
                         plain1 = ce1 & cb1
                         tot = popcount(plain) + popcount(plain1)
-                        bits = spec
+                        xc = ce0 if dbl else 0  # doubles: a candy space's free write (0, 0) is a way more
+                        bits = spec  # (the ways at j + 1: its condition's, no branch on the kind of space)
                         while bits:
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            q = get(sp_cls, pos + 1 + j)
-                            tot += get(pcnt, key * PQ + q * (D + 1) + j + 1) if 0 < q < Q else get(
-                                recb, key * RB + 17 + D + j + 1) + (q == Q and dbl and get(recb, key * RB + 16 + j + 1) != 0)
+                            tot += get(pcnt, key * PQ + get(sp_q, pos + 1 + j) * (D + 1) + j + 1) + (
+                                lshr(xc, j) & (get(recb, key * RB + 17 + j) != 0))
                         if tot > 0:  # the k-th action: by distance, then payment
                             k = np.int64(get(u, g * UT + t * K) * tot)
                             bits, one = spec, True
@@ -438,9 +438,8 @@ def _engine(rnd: bool):
                                     break
                                 k -= m
                                 plain ^= low
-                                q = get(sp_cls, pos + 1 + j)
-                                m = get(pcnt, key * PQ + q * (D + 1) + j + 1) if 0 < q < Q else get(
-                                    recb, key * RB + 17 + D + j + 1) + (q == Q and dbl and get(recb, key * RB + 16 + j + 1) != 0)
+                                m = get(pcnt, key * PQ + get(sp_q, pos + 1 + j) * (D + 1) + j + 1) + (
+                                    lshr(xc, j) & (get(recb, key * RB + 17 + j) != 0))
                                 if k < m:
                                     md, one = j + 1, False
                                     break
@@ -448,17 +447,12 @@ def _engine(rnd: bool):
                             if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
                                 m = popcount(plain)
                                 md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
-                                q = get(sp_cls, pos + md)
-                                bpay = 0 if md > D or (dbl and q == Q) else np.int64(
-                                    get(pchp, key * PQ + q * (D + 1) + md) if 0 < q < Q else get(recb, key * RB + 16 + md))
-                            else:  # the k-th way to a space with several
-                                q = get(sp_cls, pos + md)
-                                if q == Q:
-                                    q = 0
-                                    if dbl and get(recb, key * RB + 16 + md) != 0:  # the free write comes first
-                                        k -= 1
+                                pay = np.int64(get(pchp, key * PQ + get(sp_q, pos + md) * (D + 1) + min(md, D)))
+                                bpay = 0 if (md > D) | (lshr(xc, (md - 1) & 63) & 1) else pay
+                            else:  # the k-th way to a space with several (doubles: the free write first)
+                                k -= lshr(xc, md - 1) & (get(recb, key * RB + 16 + md) != 0)
                                 bpay = 0
-                                lst = q * 36 * (D + 1) + roll + md
+                                lst = get(sp_q, pos + md) * 36 * (D + 1) + roll + md
                                 for i in range(get(off, lst), get(off, lst + 1) if k >= 0 else 0):  # stars, then powers
                                     code = np.int64(get(flat, i))
                                     if get(c_mask, code) & ~amask == 0:
