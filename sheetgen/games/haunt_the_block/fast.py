@@ -540,7 +540,7 @@ def _engine(rnd: bool):
                                     if pu == uses:
                                         amask &= ~(1 << q)
                         used += get(c_stars, bpay)
-                        dest = get(wrap, pos + md)
+                        dest = pos + md - (n if pos + md >= n else 0)
                     else:  # no move at all: the penalty
                         pen += 1
                         slot = 0
