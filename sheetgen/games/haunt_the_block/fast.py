@@ -533,12 +533,10 @@ def _engine(rnd: bool):
                     if md > 0:
                         msk = get(c_mask, bpay)
                         if msk:
-                            for q in range(P):
-                                if (msk >> q) & 1:
-                                    pu = get(puses, q) + 1
-                                    put(puses, q, pu)
-                                    if pu == uses:
-                                        amask &= ~(1 << q)
+                            for q in range(P):  # (a power's bit is off in amask once all its uses are gone)
+                                pu = get(puses, q) + ((msk >> q) & 1)
+                                put(puses, q, pu)
+                                amask &= ~((pu >= uses) << q)
                         used += get(c_stars, bpay)
                         dest = pos + md - (n if pos + md >= n else 0)
                     else:  # no move at all: the penalty
