@@ -408,9 +408,10 @@ def _engine(rnd: bool):
                         n0, n1 = get(dice, g * DT + 2 * t + 2), get(dice, g * DT + 2 * t + 3)
                         kn = ((min(n0, n1) - 1) * 6 + max(n0, n1) - 1) * M * (S + 1) + amask * (S + 1) + have
                         prefetch(rec, kn * RW)
-                        pk = pcnt if rnd else pchp  # and its pumpkins' cells
-                        prefetch(pk, kn * PQ + D + 1)
-                        prefetch(pk, min(kn * PQ + D + 65, pk.size - 1))
+                        pk = pcnt if rnd else pchp  # and its cells per condition (up to 3 lines)
+                        prefetch(pk, kn * PQ)
+                        prefetch(pk, min(kn * PQ + 64, pk.size - 1))
+                        prefetch(pk, kn * PQ + PQ - 1)
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
@@ -447,7 +448,7 @@ def _engine(rnd: bool):
                             if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
                                 m = popcount(plain)
                                 md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
-                                pay = np.int64(get(pchp, key * PQ + get(sp_q, pos + md) * (D + 1) + min(md, D)))
+                                pay = np.int64(get(recb, key * RB + 16 + min(md, D)))  # (never a pumpkin)
                                 bpay = 0 if (md > D) | (lshr(xc, (md - 1) & 63) & 1) else pay
                             else:  # the k-th way to a space with several (doubles: the free write first)
                                 k -= lshr(xc, md - 1) & (get(recb, key * RB + 16 + md) != 0)
