@@ -8,18 +8,27 @@ and the first cheapest one. A payment is coded stars * 16 + powers mask, so asce
 the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
 words over the distances (bit d - 1) where a child or candy space has one way or more, two or
 more, where a pumpkin has one under some condition, then per d the first cheapest way and the
-number of ways with no condition. The loop prefetches the next turn's record (powers and stars as
-they are now), so it comes from memory while this turn plays.
+number of ways with no condition. The loop prefetches the next turn's record and its cells per
+condition (powers and stars as they are now), so they come from memory while this turn plays.
 
 A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
 wrapping) and ANDs them with the static class words of its position (candy, child, pumpkin) and
 the key's masks. Most reachable spaces have exactly one way to get there (doubles: every empty
 candy space, by its free write), so random counts them with a popcount and picks its k-th action
-with a popcount select; only the spaces with several ways (or a pumpkin) are visited one by one.
+with a select (BMI2's pdep where the machine has it); only the spaces with several ways (or a
+pumpkin) are visited one by one, their ways read from their condition's row (`sp_q`).
 Greedy visits the few spaces a normal roll reaches (a pumpkin only when it could win); with
 doubles, and for the penalty's write, every empty candy space is worth its candy, so it takes the
 first open space of each candy. Cover then looks only at the actions that mark its target
 (decoded from `targets_of`: a path space, a stash circle, a Boo-nus box or a power's use-circle).
+
+Landing is table-driven: one word per space (`fx`) packs its candy, its Boo-nus symbol and what
+its child does, and a space that gives nothing writes to a last, unused slot (candy C + 1,
+symbol 3) instead of taking a branch; collecting, a column's star and the stars circled are
+arithmetic on those. What no later decision reads is left to the end of the game: the chocolate
+bars and Boo-nus columns are read off the end state, and so are the marks (`Batch.reached`), in
+loops of fixed length. The hot loads and stores are flat and unchecked (`get`, `put`: no bounds
+check, no wrap of negative indices).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -73,6 +82,12 @@ def lshr(typingctx, x, s):
     return types.int64(x, s), codegen
 
 
+def _ptr(context, builder, sig, args):
+    """The address of flat element args[1] of the array args[0]."""
+    a = context.make_array(sig.args[0])(context, builder, args[0])
+    return builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)], inbounds=True)
+
+
 @intrinsic
 def prefetch(typingctx, ary, i):
     """Ask the processor to bring the cache line of flat element i of an array in (no wait, no fault)."""
@@ -84,11 +99,6 @@ def prefetch(typingctx, ary, i):
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return types.none(ary, i), codegen
-
-
-def _ptr(context, builder, sig, args):
-    a = context.make_array(sig.args[0])(context, builder, args[0])
-    return builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)], inbounds=True)
 
 
 @intrinsic
@@ -373,7 +383,7 @@ def _engine(rnd: bool):
             tg = tgt[g]
             cover = tg >= 0  # (-1 unless cover)
             tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
-            pos, number, owed = 0, 1, False
+            pos, number = 0, 1
             for t in range(T):
                 if t == 0:  # turn 1: the start
                     ns = starts.shape[0]
