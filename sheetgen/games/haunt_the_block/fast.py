@@ -678,31 +678,30 @@ def _engine(rnd: bool):
                 if get(e_power, q * (uses + 1)) >= 0:
                     for j in range(uses):
                         put(r, get(e_power, q * (uses + 1) + j), j < puses[q])
-            x = out_x[g]
+            x, i = out_x, g * out_x.shape[1]  # (flat: `put`)
             for k in range(n):
-                x[k] = num[k]
+                put(x, i + k, get(num, k))
+            i += n
             for k in range(C):
-                x[n + k], x[n + C + k] = stash[k], crossed[k]
-            i = n + 2 * C
+                put(x, i + k, get(stash, k))
+                put(x, i + C + k, get(crossed, k))
+            i += 2 * C
             for k in range(ncol):
-                x[i + k] = colstar[k]
+                put(x, i + k, get(colstar, k))
             i += ncol
-            x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4] = circled, used, boon[0], boon[1], boon[2]
+            for k, v in enumerate((circled, used, boon[0], boon[1], boon[2])):
+                put(x, i + k, v)
             i += 5
             for q in range(P):
-                x[i + q], x[i + P + q] = (unlm >> q) & 1, puses[q]
+                put(x, i + q, (unlm >> q) & 1)
+                put(x, i + P + q, get(puses, q))
             i += 2 * P
             for k in range(nbcol):
-                x[i + k] = bcol[k]
+                put(x, i + k, get(bcol, k))
             i += nbcol
-            x[i] = rj
-            x[i + 1] = bst
-            x[i + 2] = bpk
-            x[i + 3] = pumpkins
-            x[i + 4] = sweet
-            x[i + 5] = pos
-            x[i + 6] = pen
-            x[i + 7] = circled - used
+            for k, v in enumerate((np.int64(rj), np.int64(bst), np.int64(bpk), pumpkins, sweet, pos, pen,
+                                   circled - used)):
+                put(x, i + k, v)
 
     return play
 
