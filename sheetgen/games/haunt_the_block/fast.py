@@ -89,6 +89,16 @@ def _ptr(context, builder, sig, args):
 
 
 @intrinsic
+def put8(typingctx, ary, i, v):
+    """Store the int64 v as the 8 bytes from flat byte i of a one-byte array, unchecked, unaligned."""
+    def codegen(context, builder, sig, args):
+        ptr = builder.bitcast(_ptr(context, builder, sig, args), llvmir.IntType(64).as_pointer())
+        builder.store(context.cast(builder, args[2], sig.args[2], types.int64), ptr, align=1)
+        return context.get_dummy_value()
+    return types.none(ary, i, v), codegen
+
+
+@intrinsic
 def prefetch(typingctx, ary, i):
     """Ask the processor to bring the cache line of flat element i of an array in (no wait, no fault)."""
     def codegen(context, builder, sig, args):
@@ -307,6 +317,10 @@ def sheet(doc_json: str):
               np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
               np.array([eid[ids.boonus_bar_id(j)] for j in range(b.columns)], i8), e_power.astype(i8),
               np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8), *tabs)
+    # the marks the engine stores 8 at a time must be rows of consecutive elements, the path's from 0
+    rows = [[eid[ids.path_id(i)] for i in range(n)], [eid[ids.star_id(j)] for j in range(S)], *e_stash[:, :ncol],
+            *(e_boon[s, :b.sym_count[s]] for s in range(3))]
+    assert rows[0][0] == 0 and all((np.diff(w) == 1).all() for w in rows), "marks not in rows"
     return b, ints, arrays, len(bars)
 
 
@@ -323,6 +337,14 @@ def pdep(typingctx, x, m):
 
 # pdep where the code is compiled for this machine and it has BMI2 (numba's cache keys on the CPU)
 BMI2 = numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
+
+
+@numba.njit(cache=True, inline="always")
+def spread8(m):
+    """The low 8 bits of m as the bytes of a word (bit i -> byte i is 1)."""
+    if BMI2:
+        return pdep(m, 0x0101010101010101)
+    return ((m & 0x7F) * 0x0002040810204081 & 0x0101010101010101) | ((m & 0x80) << 49)
 
 
 @numba.njit(cache=True, inline="always")  # (numbers only: inlining costs no reference counts)
@@ -652,32 +674,35 @@ def _engine(rnd: bool):
             out_pen[g] = pen
             out_unused[g] = unused
             out_turns[g] = num[pos]
-            # the marks, from the end state (loops of fixed length: no branch to guess)
-            for k in range(n):
-                put(r, get(e_path, k), num[k] > 0)
-            put(r, get(e_start, first), True)
+            # the marks, from the end state, in element order: a row of marks of one kind is one
+            # 8-byte store (bits spread to bytes); what it writes past its row, the next write
+            # (or the next game, or the padding) writes again
+            for k in range(0, n, 8):  # the path: the filled spaces
+                put8(r, k, spread8(lshr(~get(emp, k >> 6), k & 63) & 255))
+            for k in range(starts.shape[0]):
+                put(r, get(e_start, get(starts, k)), get(starts, k) == first)
             for k in range(C):
-                for j in range(ncol):
-                    put(r, get(e_stash, k * (ncol + 1) + j), j < stash[k])
-                put(r, get(e_pen, k), crossed[k])
+                put8(r, get(e_stash, k * (ncol + 1)), spread8((1 << get(stash, k)) - 1))
             for k in range(ncol):
                 if get(e_colstar, k) >= 0:
-                    put(r, get(e_colstar, k), colstar[k])
-            for j in range(S):
-                put(r, get(e_stars, j), j < circled)
+                    put(r, get(e_colstar, k), get(colstar, k))
+            for j in range(0, S, 8):
+                put8(r, get(e_stars, j), spread8(lshr((1 << circled) - 1, j) & 255))
             for q in range(3):
-                for j in range(sym_count[q]):
-                    put(r, get(e_boon, q * EB + j), j < boon[q])
+                for j in range(0, sym_count[q], 8):
+                    put8(r, get(e_boon, q * EB + j), spread8(lshr((1 << get(boon, q)) - 1, j) & 255))
             for k in range(nbcol):
-                put(r, get(e_bcol, k), bcol[k])
+                put(r, get(e_bcol, k), get(bcol, k))
             if e_sweet >= 0:
                 put(r, e_sweet, rj)
             put(r, e_stbar, bst)
             put(r, e_pkbar, bpk)
-            for q in range(P):
+            for q in range(P):  # (one by one: the powers' order is the children's)
                 if get(e_power, q * (uses + 1)) >= 0:
                     for j in range(uses):
-                        put(r, get(e_power, q * (uses + 1) + j), j < puses[q])
+                        put(r, get(e_power, q * (uses + 1) + j), j < get(puses, q))
+            for k in range(C):
+                put(r, get(e_pen, k), get(crossed, k))
             x, i = out_x, g * out_x.shape[1]  # (flat: `put`)
             for k in range(n):
                 put(x, i + k, get(num, k))
@@ -716,7 +741,8 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     pol = {"random": RANDOM, "greedy": GREEDY, "cover": COVER}[policy]
     tgt = np.asarray(targets, i8) if pol == COVER else np.full(G, -1, i8)
     width = n + 2 * C + ncol + 2 + 3 + 2 * P + nbars + 5
-    out = Batch(np.empty(G, i8), np.zeros((G, len(b.element_ids)), np.bool_), np.empty(G, i8), np.empty(G, i8),
+    marks = np.zeros(G * len(b.element_ids) + 8, np.bool_)  # + 8: an 8-byte store past the last row
+    out = Batch(np.empty(G, i8), marks[:-8].reshape(G, -1), np.empty(G, i8), np.empty(G, i8),
                 np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), np.int16))
     play = _random if pol == RANDOM else _greedy
     play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), tgt, ints, *arrays,
