@@ -27,7 +27,8 @@ its child does, and a space that gives nothing writes to a last, unused slot (ca
 symbol 3) instead of taking a branch; collecting, a column's star and the stars circled are
 arithmetic on those. What no later decision reads is left to the end of the game: the chocolate
 bars and Boo-nus columns are read off the end state, and so are the marks (`Batch.reached`), in
-loops of fixed length. The hot loads and stores are flat and unchecked (`get`, `put`: no bounds
+element order, a row of them (the path, a stash row, the stars, a Boo-nus row) as one 8-byte
+store of bits spread to bytes (`put8`, `spread8`). The hot loads and stores are flat and unchecked (`get`, `put`: no bounds
 check, no wrap of negative indices).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
