@@ -8,18 +8,28 @@ and the first cheapest one. A payment is coded stars * 16 + powers mask, so asce
 the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
 words over the distances (bit d - 1) where a child or candy space has one way or more, two or
 more, where a pumpkin has one under some condition, then per d the first cheapest way and the
-number of ways with no condition. The loop prefetches the next turn's record (powers and stars as
-they are now), so it comes from memory while this turn plays.
+number of ways with no condition. The loop prefetches the next turn's record and its cells per
+condition (powers and stars as they are now), so they come from memory while this turn plays.
 
 A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
 wrapping) and ANDs them with the static class words of its position (candy, child, pumpkin) and
 the key's masks. Most reachable spaces have exactly one way to get there (doubles: every empty
 candy space, by its free write), so random counts them with a popcount and picks its k-th action
-with a popcount select; only the spaces with several ways (or a pumpkin) are visited one by one.
+with a select (BMI2's pdep where the machine has it); only the spaces with several ways (or a
+pumpkin) are visited one by one, their ways read from their condition's row (`sp_q`).
 Greedy visits the few spaces a normal roll reaches (a pumpkin only when it could win); with
 doubles, and for the penalty's write, every empty candy space is worth its candy, so it takes the
 first open space of each candy. Cover then looks only at the actions that mark its target
 (decoded from `targets_of`: a path space, a stash circle, a Boo-nus box or a power's use-circle).
+
+Landing is table-driven: one word per space (`fx`) packs its candy, its Boo-nus symbol and what
+its child does, and a space that gives nothing writes to a last, unused slot (candy C + 1,
+symbol 3) instead of taking a branch; collecting, a column's star and the stars circled are
+arithmetic on those. What no later decision reads is left to the end of the game: the chocolate
+bars and Boo-nus columns are read off the end state, and so are the marks (`Batch.reached`), in
+element order, a row of them (the path, a stash row, the stars, a Boo-nus row) as one 8-byte
+store of bits spread to bytes (`put8`, `spread8`). The hot loads and stores are flat and unchecked (`get`, `put`: no bounds
+check, no wrap of negative indices).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -31,7 +41,7 @@ from functools import lru_cache
 
 import numba
 import numpy as np
-from llvmlite import ir as llvmir
+from llvmlite import binding as llvm, ir as llvmir
 from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
@@ -53,6 +63,7 @@ P = len(MOON_POWERS)
 M = 1 << P  # power masks
 T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4
 LOW = (1 << 32) - 1  # cover: the kinds of target a move can mark
+FX_PUMPKIN, FX_SWEET, FX_PIRATE, FX_STAR, FX_MOON = 16, 17, 18, 19, 20  # a space's effects: bits of `fx`
 
 
 @intrinsic
@@ -72,18 +83,52 @@ def lshr(typingctx, x, s):
     return types.int64(x, s), codegen
 
 
+def _ptr(context, builder, sig, args):
+    """The address of flat element args[1] of the array args[0]."""
+    a = context.make_array(sig.args[0])(context, builder, args[0])
+    return builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)], inbounds=True)
+
+
+@intrinsic
+def put8(typingctx, ary, i, v):
+    """Store the int64 v as the 8 bytes from flat byte i of a one-byte array, unchecked, unaligned."""
+    def codegen(context, builder, sig, args):
+        ptr = builder.bitcast(_ptr(context, builder, sig, args), llvmir.IntType(64).as_pointer())
+        builder.store(context.cast(builder, args[2], sig.args[2], types.int64), ptr, align=1)
+        return context.get_dummy_value()
+    return types.none(ary, i, v), codegen
+
+
 @intrinsic
 def prefetch(typingctx, ary, i):
     """Ask the processor to bring the cache line of flat element i of an array in (no wait, no fault)."""
     def codegen(context, builder, sig, args):
-        a = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = builder.gep(a.data, [context.cast(builder, args[1], sig.args[1], types.intp)])
+        ptr = _ptr(context, builder, sig, args)
         i32, i8p = llvmir.IntType(32), llvmir.IntType(8).as_pointer()
         fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(
             llvmir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return types.none(ary, i), codegen
+
+
+@intrinsic
+def get(typingctx, ary, i):
+    """ary's flat element i (C order), unchecked: no bounds check, no wrap of a negative index."""
+    def codegen(context, builder, sig, args):
+        return context.unpack_value(builder, sig.args[0].dtype, _ptr(context, builder, sig, args))
+    return ary.dtype(ary, i), codegen
+
+
+@intrinsic
+def put(typingctx, ary, i, v):
+    """Set ary's flat element i (C order) to v, unchecked."""
+    def codegen(context, builder, sig, args):
+        dt = sig.args[0].dtype
+        context.pack_value(builder, dt, context.cast(builder, args[2], sig.args[2], dt),
+                           _ptr(context, builder, sig, args))
+        return context.get_dummy_value()
+    return types.none(ary, i, v), codegen
 
 
 @lru_cache(maxsize=32)
@@ -243,7 +288,14 @@ def sheet(doc_json: str):
         if p in b.moon_child:
             kid = c.children[b.moon_child[p]].id
             e_power[k, :c.uses] = [eid[ids.power_id(kid, j)] for j in range(c.uses)]
-    kinds = {"pumpkin": 0, "candy_of_choice": 1, "star": 2, "sweetheart": 3, "none": 5}  # moons 4
+    fx = np.where(b.space_candy >= 0, b.space_candy, C + 1) | 3 << 8  # a space's effects (FX_*)
+    for i, ch in enumerate(b.space_child):
+        if ch >= 0:  # a child: its Boo-nus symbol, then what it does (as State.haunt)
+            kid = c.children[ch]
+            does = FX_PUMPKIN if kid.symbol == "pumpkin" else {
+                "candy_of_choice": FX_PIRATE, "star": FX_STAR, "sweetheart": FX_SWEET}.get(kid.power, 0)
+            fx[i] = C + 1 | b.child_symbol[ch] << 8 | (1 << does if does else 0) | (
+                1 << MOON_POWERS.index(kid.power) if not does and kid.power in MOON_POWERS else 0) << FX_MOON
     pts0 = np.concatenate([[0], c.points])  # points of a row with k candies
     bars = bar_ids(b)
     Q = len(b.pumpkin_conditions) + 1
@@ -254,27 +306,54 @@ def sheet(doc_json: str):
     cls = np.where(candy, Q, b.space_q)  # 0: a child with no condition, 1 + i: pumpkin i, Q: a candy space
     child_sym = np.where(candy, -1, np.array(b.child_symbol)[np.maximum(b.space_child, 0)])
     twice = lambda a: np.tile(a, 2).astype(i8)  # noqa: E731 (the block twice: space + distance, no wrapping)
-    arrays = (twice(b.space_candy), twice(b.space_child), twice(cls), twice(np.where(candy, b.space_candy, C)),
+    arrays = (twice(b.space_candy), twice(b.space_q), twice(cls), twice(np.where(candy, b.space_candy, C)),
               np.arange(2 * n) % n, words64(np.ones(2 * n, bool), (2 * n) // 64 + 3),
               windows(b, candy), windows(b, ~candy & (b.space_q == 0))[:, 0].copy(),
               windows(b, b.space_q > 0)[:, 0].copy(), windows(b, b.space_candy[None, :] == np.arange(C)[:, None]),
               windows(b, child_sym[None, :] == np.arange(3)[:, None])[..., 0].copy(), targets_of(b),
-              np.array(b.child_symbol, i8),
-              np.array([kinds.get(k.power or k.symbol, 4) for k in c.children], i8),
-              np.array([MOON_POWERS.index(k.power) if k.power in MOON_POWERS else 0 for k in c.children], i8),
-              np.array(b.sym_count, i8), np.concatenate([np.diff(pts0), [0]]).astype(i8), pts0.astype(i8),
-              np.array(c.thresholds, i8), np.array(b.starts, i8),
+              fx.astype(i8), np.array(b.sym_count + [0], i8), np.concatenate([np.diff(pts0), [0]]).astype(i8),
+              pts0.astype(i8), np.array(c.thresholds + [BIG], i8), np.array(b.starts, i8),
               np.array([eid[ids.path_id(i)] for i in range(n)], i8), e_start.astype(i8), e_stash.astype(i8),
               np.array([eid.get(ids.column_star_id(j), -1) for j in range(ncol)], i8),  # -1: no star
               np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
               np.array([eid[ids.boonus_bar_id(j)] for j in range(b.columns)], i8), e_power.astype(i8),
               np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8), *tabs)
+    # the marks the engine stores 8 at a time must be rows of consecutive elements, the path's from 0
+    rows = [[eid[ids.path_id(i)] for i in range(n)], [eid[ids.star_id(j)] for j in range(S)], *e_stash[:, :ncol],
+            *(e_boon[s, :b.sym_count[s]] for s in range(3))]
+    assert rows[0][0] == 0 and all((np.diff(w) == 1).all() for w in rows), "marks not in rows"
     return b, ints, arrays, len(bars)
+
+
+@intrinsic
+def pdep(typingctx, x, m):
+    """The low bits of x deposited at the set bits of m (BMI2's pdep; only where BMI2)."""
+    def codegen(context, builder, sig, args):
+        i64 = llvmir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, [context.cast(builder, a, t, types.int64) for a, t in zip(args, sig.args)])
+    return types.int64(x, m), codegen
+
+
+# pdep where the code is compiled for this machine and it has BMI2 (numba's cache keys on the CPU)
+BMI2 = numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
+
+
+@numba.njit(cache=True, inline="always")
+def spread8(m):
+    """The low 8 bits of m as the bytes of a word (bit i -> byte i is 1)."""
+    if BMI2:
+        return pdep(m, 0x0101010101010101)
+    return ((m & 0x7F) * 0x0002040810204081 & 0x0101010101010101) | ((m & 0x80) << 49)
 
 
 @numba.njit(cache=True, inline="always")  # (numbers only: inlining costs no reference counts)
 def _select(m, k):
-    """The index of the k-th (from 0) set bit of m (k < popcount(m)): halve the word that holds it."""
+    """The index of the k-th (from 0) set bit of m (k < popcount(m)): with BMI2 the lowest bit of
+    pdep(1 << k, m), else halve the word that holds it."""
+    if BMI2:
+        return trailing_zeros(pdep(1 << k, m))
     at = 0
     for width in (32, 16, 8, 4, 2, 1):
         c = popcount(m & ((1 << width) - 1))
@@ -288,47 +367,46 @@ def _engine(rnd: bool):
     policy's branches. Cover is greedy with a target (`tgt` >= 0)."""
 
     @jit
-    def play(dice, u, tgt, ints, sp_candy, sp_child, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
-             tdec, ch_sym, ch_kind, ch_moon, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
+    def play(dice, u, tgt, ints, sp_candy, sp_q, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
+             tdec, fx, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
              e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
              rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
              out_score, out_pen, out_unused, out_turns, out_x, out_r):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
-        # one game's sheet, reset per game
+        RW, DT, UT = rec.shape[1], dice.shape[1] * 2, u.shape[1] * K  # flat strides (`get`)
+        RB, PQ, EB = RW * 8, Q * (D + 1), e_boon.shape[1]
+        npump, e_sweet, e_stbar, e_pkbar = ints[8], ints[11], ints[12], ints[13]
+        # one game's sheet, reset per game; a last slot takes the writes of a space that gives nothing
         num = np.zeros(n, np.int64)
-        stash = np.zeros(C, np.int64)
-        crossed = np.zeros(C, np.int64)
-        colstar = np.zeros(ncol, np.int64)
+        stash = np.zeros(C + 2, np.int64)  # stash[C + 1] = ncol: no candy (a full row)
+        crossed = np.zeros(C + 2, np.int64)
+        colstar = np.zeros(ncol + 1, np.int64)
         colcnt = np.zeros(ncol + 1, np.int64)  # rows whose stash reaches each column
-        boon = np.zeros(3, np.int64)
-        unl = np.zeros(P, np.int64)
+        boon = np.zeros(4, np.int64)  # boon[3]: no symbol (sym_count[3] = 0)
         puses = np.zeros(P, np.int64)
         bcol = np.zeros(nbcol + 1, np.int64)
-        rg = np.zeros(C + 1, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
+        rg = np.zeros(C + 2, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
         emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
         for g in range(dice.shape[0]):
             r = out_r[g]
             num[:] = 0
             emp[:] = emp0
             stash[:] = 0
+            stash[C + 1] = ncol
             crossed[:] = 0
             colstar[:] = 0
             colcnt[:] = 0
             boon[:] = 0
-            unl[:] = 0
             puses[:] = 0
-            bcol[:] = 0
             for k in range(C):
                 rg[k] = GAIN_WEIGHT * gain_of[0]
             rg[C] = GAIN_WEIGHT * CHILD_GAIN
-            circled, used, pumpkins, sweet, pen, amask, rj, bst, bpk = ints[7], 0, 0, 0, 0, 0, 0, 0, 0
-            for j in range(ints[7]):
-                r[e_stars[j]] = True
+            circled, used, pumpkins, sweet, pen, amask, unlm = ints[7], 0, 0, 0, 0, 0, 0
             tg = tgt[g]
             cover = tg >= 0  # (-1 unless cover)
             tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
-            pos, number, owed = 0, 1, False
+            pos, number = 0, 1
             for t in range(T):
                 if t == 0:  # turn 1: the start
                     ns = starts.shape[0]
@@ -343,28 +421,30 @@ def _engine(rnd: bool):
                             v = rg[sc]
                             if v + HIT * h > bestv:
                                 bestv, dest = v + HIT * h, sp
-                    r[e_start[dest]] = True
+                    first = dest
                 else:
-                    a, bd = min(dice[g, t, 0], dice[g, t, 1]), max(dice[g, t, 0], dice[g, t, 1])
+                    d0, d1 = get(dice, g * DT + 2 * t), get(dice, g * DT + 2 * t + 1)
+                    a, bd = min(d0, d1), max(d0, d1)
                     dbl = a == bd
                     have = circled - used
                     key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
                     roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                     w, sh = (pos + 1) >> 6, (pos + 1) & 63  # bits j: the space pos + 1 + j is empty
-                    e0 = lshr(emp[w], sh) | ((emp[w + 1] << 1) << (63 - sh))
-                    e1 = lshr(emp[w + 1], sh) | ((emp[w + 2] << 1) << (63 - sh))
-                    ce0, ce1 = e0 & cwin[pos, 0], e1 & cwin[pos, 1]  # the empty spaces ahead, by class
-                    he0, pe0 = e0 & hwin[pos], e0 & pwin[pos]
+                    e0 = lshr(get(emp, w), sh) | ((get(emp, w + 1) << 1) << (63 - sh))
+                    e1 = lshr(get(emp, w + 1), sh) | ((get(emp, w + 2) << 1) << (63 - sh))
+                    ce0, ce1 = e0 & get(cwin, 2 * pos), e1 & get(cwin, 2 * pos + 1)  # the empty spaces ahead, by class
+                    he0, pe0 = e0 & get(hwin, pos), e0 & get(pwin, pos)
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
-                    w0, w1 = rec[key, 0], rec[key, 1]
+                    w0, w1 = get(rec, key * RW), get(rec, key * RW + 1)
                     if t + 1 < T:  # fetch the next turn's record (powers and stars as now) while this
                         # turn plays
-                        kn = ((min(dice[g, t + 1, 0], dice[g, t + 1, 1]) - 1) * 6 + max(dice[g, t + 1, 0],
-                              dice[g, t + 1, 1]) - 1) * M * (S + 1) + amask * (S + 1) + have
-                        prefetch(rec, kn * rec.shape[1])
-                        pk = pcnt if rnd else pchp  # and its pumpkins' cells
-                        prefetch(pk, kn * Q * (D + 1) + D + 1)
-                        prefetch(pk, min(kn * Q * (D + 1) + D + 65, pk.size - 1))
+                        n0, n1 = get(dice, g * DT + 2 * t + 2), get(dice, g * DT + 2 * t + 3)
+                        kn = ((min(n0, n1) - 1) * 6 + max(n0, n1) - 1) * M * (S + 1) + amask * (S + 1) + have
+                        prefetch(rec, kn * RW)
+                        pk = pcnt if rnd else pchp  # and its cells per condition (up to 3 lines)
+                        prefetch(pk, kn * PQ)
+                        prefetch(pk, min(kn * PQ + 64, pk.size - 1))
+                        prefetch(pk, kn * PQ + PQ - 1)
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
@@ -373,15 +453,15 @@ def _engine(rnd: bool):
                         plain = ((ce0 & cb0) | (he0 & hb)) & ~spec
                         plain1 = ce1 & cb1
                         tot = popcount(plain) + popcount(plain1)
-                        bits = spec
+                        xc = ce0 if dbl else 0  # doubles: a candy space's free write (0, 0) is a way more
+                        bits = spec  # (the ways at j + 1: its condition's, no branch on the kind of space)
                         while bits:
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            q = sp_cls[pos + 1 + j]
-                            tot += pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
-                                q == Q and dbl and recb[key, 16 + j + 1] != 0)
+                            tot += get(pcnt, key * PQ + get(sp_q, pos + 1 + j) * (D + 1) + j + 1) + (
+                                lshr(xc, j) & (get(recb, key * RB + 17 + j) != 0))
                         if tot > 0:  # the k-th action: by distance, then payment
-                            k = np.int64(u[g, t, 0] * tot)
+                            k = np.int64(get(u, g * UT + t * K) * tot)
                             bits, one = spec, True
                             while bits:
                                 j = trailing_zeros(bits)
@@ -392,9 +472,8 @@ def _engine(rnd: bool):
                                     break
                                 k -= m
                                 plain ^= low
-                                q = sp_cls[pos + 1 + j]
-                                m = pcnt[key, q, j + 1] if 0 < q < Q else recb[key, 17 + D + j + 1] + (
-                                    q == Q and dbl and recb[key, 16 + j + 1] != 0)
+                                m = get(pcnt, key * PQ + get(sp_q, pos + 1 + j) * (D + 1) + j + 1) + (
+                                    lshr(xc, j) & (get(recb, key * RB + 17 + j) != 0))
                                 if k < m:
                                     md, one = j + 1, False
                                     break
@@ -402,20 +481,15 @@ def _engine(rnd: bool):
                             if one:  # a space with one way: its first cheapest (doubles, a candy space: 0)
                                 m = popcount(plain)
                                 md = 1 + (_select(plain, k) if k < m else 64 + _select(plain1, k - m))
-                                q = sp_cls[pos + md]
-                                bpay = 0 if md > D or (dbl and q == Q) else np.int64(
-                                    pchp[key, q, md] if 0 < q < Q else recb[key, 16 + md])
-                            else:  # the k-th way to a space with several
-                                q = sp_cls[pos + md]
-                                if q == Q:
-                                    q = 0
-                                    if dbl and recb[key, 16 + md] != 0:  # the free write comes first
-                                        k -= 1
+                                pay = np.int64(get(recb, key * RB + 16 + min(md, D)))  # (never a pumpkin)
+                                bpay = 0 if (md > D) | (lshr(xc, (md - 1) & 63) & 1) else pay
+                            else:  # the k-th way to a space with several (doubles: the free write first)
+                                k -= lshr(xc, md - 1) & (get(recb, key * RB + 16 + md) != 0)
                                 bpay = 0
-                                lst = q * 36 * (D + 1) + roll + md
-                                for i in range(off[lst], off[lst + 1] if k >= 0 else 0):  # stars, then powers
-                                    code = np.int64(flat[i])
-                                    if c_mask[code] & ~amask == 0:
+                                lst = get(sp_q, pos + md) * 36 * (D + 1) + roll + md
+                                for i in range(get(off, lst), get(off, lst + 1) if k >= 0 else 0):  # stars, then powers
+                                    code = np.int64(get(flat, i))
+                                    if get(c_mask, code) & ~amask == 0:
                                         if k == 0:
                                             bpay = code
                                             break
@@ -425,26 +499,26 @@ def _engine(rnd: bool):
                         # hc: the candy all of whose spaces do); a power's use-circle is looked at below
                         hm0, hm1, hc = 0, 0, -1
                         if cover:
-                            if tkind == T_PATH and num[ta] == 0:
+                            if tkind == T_PATH and get(num, ta) == 0:
                                 d = ta - pos + (n if ta < pos else 0)
                                 hm0, hm1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
-                            elif tkind == T_STASH and stash[ta] == tb:
-                                hm0, hm1, hc = ccwin[ta, pos, 0], ccwin[ta, pos, 1], ta
-                            elif tkind == T_BOON and boon[ta] == tb:
-                                hm0 = swin[ta, pos]
+                            elif tkind == T_STASH and get(stash, ta) == tb:
+                                hm0, hm1, hc = get(ccwin, (ta * n + pos) * 2), get(ccwin, (ta * n + pos) * 2 + 1), ta
+                            elif tkind == T_BOON and get(boon, ta) == tb:
+                                hm0 = get(swin, ta * n + pos)
                         bestv = -BIG
                         if dbl:  # every empty candy space: a free write worth its candy
                             for i in range(C):
-                                m0, m1 = ce0 & ccwin[i, pos, 0], ce1 & ccwin[i, pos, 1]
+                                m0, m1 = ce0 & get(ccwin, (i * n + pos) * 2), ce1 & get(ccwin, (i * n + pos) * 2 + 1)
                                 if m0 | m1:
                                     d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
-                                    v = rg[i] + HIT * (i == hc)
+                                    v = get(rg, i) + HIT * (i == hc)
                                     if v > bestv or (v == bestv and d < md):
                                         bestv, md = v, d
                             m0, m1 = hm0 & ce0, hm1 & ce1  # cover: a target space its candy's first may hide
                             if (m0 | m1) and hc < 0:
                                 d = 1 + (trailing_zeros(m0) if m0 else 64 + trailing_zeros(m1))
-                                v = rg[sp_rg[pos + d]] + HIT
+                                v = get(rg, get(sp_rg, pos + d)) + HIT
                                 if v > bestv or (v == bestv and d < md):
                                     bestv, md = v, d
                             bits = he0 & hb
@@ -453,8 +527,8 @@ def _engine(rnd: bool):
                         while bits:  # candy spaces and children: their first cheapest way
                             j = trailing_zeros(bits)
                             bits &= bits - 1
-                            pay = np.int64(recb[key, 17 + j])
-                            v = rg[sp_rg[pos + 1 + j]] - cost[pay] + HIT * (lshr(hm0, j) & 1)
+                            pay = np.int64(get(recb, key * RB + 17 + j))
+                            v = get(rg, get(sp_rg, pos + 1 + j)) - get(cost, pay) + HIT * (lshr(hm0, j) & 1)
                             if v > bestv or (v == bestv and j + 1 < md):
                                 bestv, md, bpay = v, j + 1, pay
                         bits = pe0 & pr
@@ -462,11 +536,11 @@ def _engine(rnd: bool):
                             j = trailing_zeros(bits)  # removes ways, so it never lowers the cost)
                             bits &= bits - 1
                             h = HIT * (lshr(hm0, j) & 1)
-                            v = rg[C] - cost[recb[key, 17 + j]] + h
+                            v = get(rg, C) - get(cost, get(recb, key * RB + 17 + j)) + h
                             if v > bestv or (v == bestv and j + 1 < md):
-                                pay = np.int64(pchp[key, sp_cls[pos + 1 + j], j + 1])
+                                pay = np.int64(get(pchp, key * PQ + get(sp_cls, pos + 1 + j) * (D + 1) + j + 1))
                                 if pay != NOPAY:
-                                    v = rg[C] - cost[pay] + h
+                                    v = get(rg, C) - get(cost, pay) + h
                                     if v > bestv or (v == bestv and j + 1 < md):
                                         bestv, md, bpay = v, j + 1, pay
                         if cover and tkind == T_POWER and (amask >> ta) & 1 and puses[ta] == tb:
@@ -491,16 +565,14 @@ def _engine(rnd: bool):
                             if hd > 0:
                                 md, bpay = hd, hpay
                     if md > 0:
-                        msk = c_mask[bpay]
+                        msk = get(c_mask, bpay)
                         if msk:
-                            for q in range(P):
-                                if (msk >> q) & 1:
-                                    puses[q] += 1
-                                    if puses[q] == uses:
-                                        amask &= ~(1 << q)
-                                    r[e_power[q, puses[q] - 1]] = True
-                        used += c_stars[bpay]
-                        dest = wrap[pos + md]
+                            for q in range(P):  # (a power's bit is off in amask once all its uses are gone)
+                                pu = get(puses, q) + ((msk >> q) & 1)
+                                put(puses, q, pu)
+                                amask &= ~((pu >= uses) << q)
+                        used += get(c_stars, bpay)
+                        dest = pos + md - (n if pos + md >= n else 0)
                     else:  # no move at all: the penalty
                         pen += 1
                         slot = 0
@@ -527,7 +599,6 @@ def _engine(rnd: bool):
                         if can:
                             crossed[i] = 1
                             rg[i] = 0
-                            r[e_pen[i]] = True
                             slot = 1
                         uu = u[g, t, slot % K]
                         if rnd:  # the k-th empty candy space
@@ -549,50 +620,23 @@ def _engine(rnd: bool):
                                 if v > bestv or (v == bestv and d < bd):
                                     bestv, bd = v, d
                             dest = wrap[pos + bd]
-                # write the number and take what the space gives
-                num[dest] = number
-                emp[dest >> 6] &= ~(1 << (dest & 63))
-                emp[(dest + n) >> 6] &= ~(1 << ((dest + n) & 63))
+                # write the number and take what the space gives: the space's effects from `fx`, the
+                # writes of one that gives nothing going to a last slot (bars and marks: at the end)
+                put(num, dest, number)
+                put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
+                put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
                 pos = dest
-                r[e_path[dest]] = True
-                cand = sp_candy[dest]
-                owed = False
-                if cand < 0:
-                    ch = sp_child[dest]
-                    s = ch_sym[ch]
-                    if boon[s] < sym_count[s]:
-                        boon[s] += 1
-                        col = boon[s]
-                        r[e_boon[s, col - 1]] = True
-                        done = True
-                        for q in range(3):
-                            if sym_count[q] >= col and boon[q] < col:
-                                done = False
-                        if done:
-                            bcol[col - 1] = 1
-                            r[e_bcol[col - 1]] = True
-                    kind = ch_kind[ch]
-                    if kind == 0:
-                        pumpkins += 1
-                        if pumpkins == ints[8]:
-                            bpk = 1
-                            r[ints[13]] = True
-                    elif kind == 1:
-                        owed = True
-                    elif kind == 2:
-                        cand = -2  # circle a star below
-                    elif kind == 3:
-                        sweet += 1
-                        if sweet == 2:
-                            rj = 1
-                            if ints[11] >= 0:
-                                r[ints[11]] = True
-                    elif kind == 4:
-                        unl[ch_moon[ch]] = 1
-                        amask |= 1 << ch_moon[ch]
-                if owed:  # the Pirate: a candy of choice
+                f = get(fx, dest)
+                cand, s = f & 255, (f >> 8) & 3  # C + 1: no candy; 3: no Boo-nus symbol
+                bn = get(boon, s)
+                put(boon, s, bn + (bn < get(sym_count, s)))
+                pumpkins += (f >> FX_PUMPKIN) & 1
+                sweet += (f >> FX_SWEET) & 1
+                unlm |= f >> FX_MOON
+                amask |= f >> FX_MOON
+                if (f >> FX_PIRATE) & 1:  # the Pirate: a candy of choice
                     if rnd:
-                        cand = np.int64(u[g, t, 1 % K] * C)
+                        cand = np.int64(get(u, g * UT + t * K + 1 % K) * C)
                     else:
                         bestv = -BIG
                         for k in range(C):
@@ -600,63 +644,90 @@ def _engine(rnd: bool):
                             v = rg[k]
                             if v + HIT * h > bestv:
                                 bestv, cand = v + HIT * h, k
-                if cand >= 0:  # collect: the leftmost empty circle of the row; a column may earn a star
-                    col = stash[cand]
-                    if col < ncol:
-                        stash[cand] = col + 1
-                        rg[cand] = 0 if crossed[cand] else GAIN_WEIGHT * gain_of[col + 1]
-                        r[e_stash[cand, col]] = True
-                        colcnt[col] += 1
-                        if not colstar[col] and colcnt[col] >= thr[col]:
-                            colstar[col] = 1
-                            r[e_colstar[col]] = True
-                            cand = -2
-                if cand == -2 and circled < S:  # circle a star
-                    circled += 1
-                    r[e_stars[circled - 1]] = True
-                    if circled == S:
-                        bst = 1
-                        r[ints[12]] = True
+                # collect: the leftmost empty circle of the row; a column may earn a star
+                col = get(stash, cand)
+                inc = col < ncol
+                put(stash, cand, col + inc)
+                if not rnd:
+                    put(rg, cand, GAIN_WEIGHT * get(gain_of, col + inc) * (1 - get(crossed, cand)))
+                cc = get(colcnt, col) + inc
+                put(colcnt, col, cc)
+                star = inc & (cc >= get(thr, col)) & (1 - get(colstar, col))
+                put(colstar, col, get(colstar, col) | star)
+                circled += (star | ((f >> FX_STAR) & 1)) & (circled < S)  # circle a star (lost if none left)
                 number += 1
-            # the end: score and the state in State.vector's order
+            # the end: the bars, the score, the marks and the state in State.vector's order
+            rj, bst, bpk = sweet >= 2, circled == S, pumpkins >= npump
+            nbars = rj + bst + bpk
+            for k in range(nbcol):  # a Boo-nus column's bar: every symbol that has the column reaches it
+                done = 1
+                for q in range(3):
+                    done &= (sym_count[q] <= k) | (boon[q] > k)
+                bcol[k] = done
+                nbars += done
             score, unused = 0, circled - used
             for k in range(C):
                 if not crossed[k]:
                     score += pts0[stash[k]]
-            nbars = rj + bst + bpk
-            for k in range(nbcol):
-                nbars += bcol[k]
             for q in range(P):
-                unused += unl[q] * (uses - puses[q])
+                unused += ((unlm >> q) & 1) * (uses - puses[q])
             out_score[g] = score + ints[9] * nbars
             out_pen[g] = pen
             out_unused[g] = unused
             out_turns[g] = num[pos]
-            x = out_x[g]
-            for k in range(n):
-                x[k] = num[k]
+            # the marks, from the end state, in element order: a row of marks of one kind is one
+            # 8-byte store (bits spread to bytes); what it writes past its row, the next write
+            # (or the next game, or the padding) writes again
+            for k in range(0, n, 8):  # the path: the filled spaces
+                put8(r, k, spread8(lshr(~get(emp, k >> 6), k & 63) & 255))
+            for k in range(starts.shape[0]):
+                put(r, get(e_start, get(starts, k)), get(starts, k) == first)
             for k in range(C):
-                x[n + k], x[n + C + k] = stash[k], crossed[k]
-            i = n + 2 * C
+                put8(r, get(e_stash, k * (ncol + 1)), spread8((1 << get(stash, k)) - 1))
             for k in range(ncol):
-                x[i + k] = colstar[k]
+                if get(e_colstar, k) >= 0:
+                    put(r, get(e_colstar, k), get(colstar, k))
+            for j in range(0, S, 8):
+                put8(r, get(e_stars, j), spread8(lshr((1 << circled) - 1, j) & 255))
+            for q in range(3):
+                for j in range(0, sym_count[q], 8):
+                    put8(r, get(e_boon, q * EB + j), spread8(lshr((1 << get(boon, q)) - 1, j) & 255))
+            for k in range(nbcol):
+                put(r, get(e_bcol, k), get(bcol, k))
+            if e_sweet >= 0:
+                put(r, e_sweet, rj)
+            put(r, e_stbar, bst)
+            put(r, e_pkbar, bpk)
+            for q in range(P):  # (one by one: the powers' order is the children's)
+                if get(e_power, q * (uses + 1)) >= 0:
+                    for j in range(uses):
+                        put(r, get(e_power, q * (uses + 1) + j), j < get(puses, q))
+            for k in range(C):
+                put(r, get(e_pen, k), get(crossed, k))
+            x, i = out_x, g * out_x.shape[1]  # (flat: `put`)
+            for k in range(n):
+                put(x, i + k, get(num, k))
+            i += n
+            for k in range(C):
+                put(x, i + k, get(stash, k))
+                put(x, i + C + k, get(crossed, k))
+            i += 2 * C
+            for k in range(ncol):
+                put(x, i + k, get(colstar, k))
             i += ncol
-            x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4] = circled, used, boon[0], boon[1], boon[2]
+            for k, v in enumerate((circled, used, boon[0], boon[1], boon[2])):
+                put(x, i + k, v)
             i += 5
             for q in range(P):
-                x[i + q], x[i + P + q] = unl[q], puses[q]
+                put(x, i + q, (unlm >> q) & 1)
+                put(x, i + P + q, get(puses, q))
             i += 2 * P
             for k in range(nbcol):
-                x[i + k] = bcol[k]
+                put(x, i + k, get(bcol, k))
             i += nbcol
-            x[i] = rj
-            x[i + 1] = bst
-            x[i + 2] = bpk
-            x[i + 3] = pumpkins
-            x[i + 4] = sweet
-            x[i + 5] = pos
-            x[i + 6] = pen
-            x[i + 7] = circled - used
+            for k, v in enumerate((np.int64(rj), np.int64(bst), np.int64(bpk), pumpkins, sweet, pos, pen,
+                                   circled - used)):
+                put(x, i + k, v)
 
     return play
 
@@ -671,7 +742,8 @@ def fast(doc, dice, u, policy, targets) -> Batch:
     pol = {"random": RANDOM, "greedy": GREEDY, "cover": COVER}[policy]
     tgt = np.asarray(targets, i8) if pol == COVER else np.full(G, -1, i8)
     width = n + 2 * C + ncol + 2 + 3 + 2 * P + nbars + 5
-    out = Batch(np.empty(G, i8), np.zeros((G, len(b.element_ids)), np.bool_), np.empty(G, i8), np.empty(G, i8),
+    marks = np.zeros(G * len(b.element_ids) + 8, np.bool_)  # + 8: an 8-byte store past the last row
+    out = Batch(np.empty(G, i8), marks[:-8].reshape(G, -1), np.empty(G, i8), np.empty(G, i8),
                 np.zeros(G, i8), np.empty(G, i8), np.empty((G, width), np.int16))
     play = _random if pol == RANDOM else _greedy
     play(np.ascontiguousarray(dice), np.ascontiguousarray(u, np.float64), tgt, ints, *arrays,
