@@ -53,12 +53,11 @@ def default_name(loaded: Loaded, opts: Options) -> str:
         parts.append(f"offset-{opts.back_offset[0]:g},{opts.back_offset[1]:g}")
     if not opts.backs:
         parts.append("no-backs")
-    extra = opts.extra
-    if extra.get("poster"):
-        parts.append(f"poster-{extra['poster']}")
+    if opts.poster:
+        parts.append(f"poster-{opts.poster}")
     parts += [name for key, name in (("tiles", "tiles"), ("fillable", "fillable"),
                                      ("print_shop", "print-shop"), ("pod", "print-on-demand"))
-              if extra.get(key)]
+              if getattr(opts, key)]
     return "-".join(parts) + ".pdf"
 
 

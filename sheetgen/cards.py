@@ -319,14 +319,10 @@ POD_BLEED = 3.175  # 1/8 inch: what card print-on-demand services ask for
 CARD_OPTIONS = frozenset({"bleed", "back_offset", "backs", "pod"})  # what a deck or token sheet reads
 
 
-def print_on_demand(opts) -> bool:
-    return bool((getattr(opts, "extra", None) or {}).get("pod"))
-
-
 def deck_layout(lay: DeckLayout, opts) -> DeckLayout:
     """The layout with --bleed (or --print-on-demand's 1/8 in) applied: composers draw their
     bleed with the bleed imposed."""
-    bleed = POD_BLEED if print_on_demand(opts) else getattr(opts, "bleed", None)
+    bleed = POD_BLEED if opts.pod else opts.bleed
     return lay if bleed is None else lay.model_copy(update={"bleed": float(bleed)})
 
 
@@ -355,7 +351,7 @@ def deck_pages(lay: DeckLayout, fronts: list[list[Item]], backs: list[list[Item]
     copies = max(1, getattr(opts, "copies", 1) or 1)
     if backs is not None and len(backs) > 1:
         backs = backs * copies
-    if print_on_demand(opts):
+    if opts.pod:
         return pod_pages(fronts * copies, backs if getattr(opts, "backs", True) else None, lay.size,
                          lay.bleed, label)
     return impose_cards(fronts * copies, backs, lay.size, lay.paper, opts, margin=lay.margin,

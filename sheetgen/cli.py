@@ -160,8 +160,7 @@ def render(layout: str = typer.Argument(..., help="a layout name (see 'list') or
     opts = Options(paper=paper.value if paper else None, copies=copies, per_page=per_page,
                    ink_saver=ink_saver, sheet=sheet, game=game, bleed=bleed,
                    back_offset=(bx, by), backs=not no_backs, base_url=base_url and links.base(base_url),
-                   extra={k: v for k, v in (("tiles", tiles), ("poster", poster), ("fillable", fillable),
-                                            ("print_shop", print_shop), ("pod", pod)) if v})
+                   tiles=tiles, poster=poster, fillable=fillable, print_shop=print_shop, pod=pod)
     built = api.render(layout, out, opts)
     summary(built, as_json, to_stderr=on_stdout(out))
 

@@ -58,7 +58,11 @@ class Options:
     back_offset: tuple[float, float] = (0.0, 0.0)
     backs: bool = True
     base_url: str | None = None  # QR codes hold this PDF's link (sheetgen.links)
-    extra: dict = field(default_factory=dict)
+    tiles: bool = False  # a poster (the game mat) as tiles to glue
+    poster: str | None = None  # a poster size (a3, a2...) instead of tiles
+    pod: bool = False  # print-on-demand pages (cards)
+    fillable: bool = False  # PDF form fields to fill in on a screen
+    print_shop: bool = False  # CMYK, PDF/X-4 boxes and intent
 
 
 @dataclass(frozen=True)
@@ -115,16 +119,14 @@ def resolve(ref: str | Path) -> Path:
 
 # Options a kind must declare in Kind.options to accept; their command-line spelling.
 PER_KIND = {"sheet": "--sheet", "game": "--game", "per_page": "--per-page", "bleed": "--bleed",
-            "back_offset": "--back-offset", "backs": "--no-backs"}
-EXTRA_KIND = {"tiles": "--tiles", "poster": "--poster", "pod": "--print-on-demand"}  # in Options.extra
-_DEFAULTS = {"sheet": None, "game": None, "per_page": None, "bleed": None,
-             "back_offset": (0.0, 0.0), "backs": True}
+            "back_offset": "--back-offset", "backs": "--no-backs", "tiles": "--tiles", "poster": "--poster",
+            "pod": "--print-on-demand"}
 
 
 def check_options(loaded: "Loaded", opts: "Options") -> None:
     """Refuse an option the layout's kind does not read (e.g. --sheet on a one-sheet layout)."""
-    given = [(n, f) for n, f in PER_KIND.items() if getattr(opts, n) != _DEFAULTS[n]]
-    given += [(n, f) for n, f in EXTRA_KIND.items() if opts.extra.get(n)]
+    default = Options()
+    given = [(n, f) for n, f in PER_KIND.items() if getattr(opts, n) != getattr(default, n)]
     for name, flag in given:
         if name not in loaded.kind.options:
             takes = sorted(n for n in KINDS if name in kind(n).options)

@@ -30,9 +30,8 @@ class Hooks:
 
 
 def hooks_for(kind: str, opts) -> Hooks | None:
-    """The hooks `opts.extra` asks for (None when it asks for none); refuses what does not apply."""
-    extra = getattr(opts, "extra", None) or {}
-    fillable, shop = bool(extra.get("fillable")), bool(extra.get("print_shop"))
+    """The hooks the options ask for (None when they ask for none); refuses what does not apply."""
+    fillable, shop = opts.fillable, opts.print_shop
     if not (fillable or shop):
         return None
     if fillable and shop:

@@ -15,7 +15,7 @@ from sheetgen.scene import Box, Circle, Line, walk
 
 
 PT = 72 / 25.4
-FILL = Options(extra={"fillable": True})
+FILL = Options(fillable=True)
 
 
 def _expected(name: str) -> list[tuple[str, tuple[float, float, float, float]]]:

@@ -15,8 +15,8 @@ from sheetgen.scene import Box, Circle, Group, Icon, Line, walk
 MAT = "run-for-your-life-mat"
 
 
-def scene(name: str, **extra):
-    opts = Options(extra=extra)
+def scene(name: str, **given):
+    opts = Options(**given)
     return render_pages(load(name, opts), opts)
 
 
@@ -80,9 +80,9 @@ def test_pdf_page_sizes_and_counts(tmp_path):
     assert page_mm(a4) == [(210.0, 297.0)] * 9  # the map and 2 x 4 tiles
     letter = api.render(f"{MAT}-letter", tmp_path / "l.pdf").path
     assert page_mm(letter) == [(215.9, 279.4)] * 9
-    big = api.render(MAT, tmp_path / "p.pdf", Options(extra={"poster": "a2"})).path
+    big = api.render(MAT, tmp_path / "p.pdf", Options(poster="a2")).path
     assert page_mm(big) == [(594.0, 420.0)]
-    a3 = api.render(MAT, tmp_path / "a3.pdf", Options(extra={"poster": "a3", "tiles": True})).path
+    a3 = api.render(MAT, tmp_path / "a3.pdf", Options(poster="a3", tiles=True)).path
     assert page_mm(a3) == [(297.0, 210.0)] * 5  # landscape A4 holds an A3 poster in 2 x 2
     text = PdfReader(a4).pages[1].extract_text()
     assert "Tile A1" in text and "GLUE" in text

@@ -20,7 +20,7 @@ def _mm(box):
 @pytest.mark.parametrize("name,cards,size", [("special-treat-cards", 44, (63, 88)),
                                               ("special-treat-tokens", 12, (44, 44))])
 def test_one_card_a_page_fronts_and_backs_interleaved(name, cards, size, tmp_path):
-    path = api.render(name, tmp_path / "pod.pdf", Options(extra={"pod": True, "print_shop": True})).path
+    path = api.render(name, tmp_path / "pod.pdf", Options(pod=True, print_shop=True)).path
     reader = PdfReader(path)
     assert len(reader.pages) == 2 * cards
     w, h = size[0] + 2 * 3.175, size[1] + 2 * 3.175

@@ -13,7 +13,7 @@ from sheetgen import api
 from sheetgen.kinds import Options
 from sheetgen.printshop import _streams, check, cmyk_html, to_cmyk
 
-SHOP = Options(extra={"print_shop": True})
+SHOP = Options(print_shop=True)
 OP = re.compile(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (k|K)\b")
 
 

@@ -419,13 +419,13 @@ def _key(mat: Mat, geo: Geometry, candy: dict, ink: bool) -> list[Item]:
 
 
 def options(opts: Options, lay: MatLayout) -> tuple[str, bool]:
-    """(poster size, tiled?) from `--poster SIZE` / `--tiles` (Options.extra); tiles by default."""
-    size = opts.extra.get("poster") or lay.poster
+    """(poster size, tiled?) from `--poster SIZE` / `--tiles`; tiles by default."""
+    size = opts.poster or lay.poster
     if size not in POSTERS:
         from ...errors import SheetgenError
 
         raise SheetgenError(f"--poster {size} is not a size I know", fix=f"use one of: {', '.join(POSTERS)}")
-    tiled = bool(opts.extra.get("tiles")) or not opts.extra.get("poster")
+    tiled = opts.tiles or not opts.poster
     return size, tiled
 
 
