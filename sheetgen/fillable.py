@@ -5,8 +5,10 @@ number in (scores, Haunt the Block's path) and for names. The fields are transpa
 sheet looks the same until it is filled.
 
 Tab order follows play: fields are added to each page (its /Annots) sheet by sheet, and within
-a sheet in the order of the kind's `PLAY_ORDER` (the elements a turn touches first come first),
-then in the order they are drawn. The field's tooltip is its element id.
+a sheet the name first, then in the order of the kind's `play_order` (id patterns, declared
+where the game spells its ids: the elements a turn touches first come first), then in the order
+they are drawn. The boxes its `written` pattern names are text fields. The field's tooltip is
+its element id.
 """
 
 from __future__ import annotations
@@ -20,24 +22,8 @@ from reportlab.pdfbase.pdfdoc import PDFArray
 from .errors import SheetgenError
 from .paper import MM
 from .scene import Box, Circle, Group, Line, Page, walk
+from .widgets import NAME_LINE as NAME
 
-# Boxes a player writes a number or a name in (text fields); every other writable box and every
-# circle is marked (a checkbox).
-TEXT = re.compile(r"^(score\.|total\.|tie\.|player\.|round\.|path\.\d+$)")
-
-# Within one sheet: the id patterns in the order a game is played (name first, scores last).
-PLAY_ORDER = {
-    "tricky-treats": [r"name\.", r"child\.[^.]+\.box\.", r"stash\.", r"child\.[^.]+\.scare\.",
-                      r"cauldron\.", r"pyramid\.", r"boonus\.", r"track\.", r"score\."],
-    "haunt-the-block": [r"name\.", r"path\.", r"stash\.", r"stars\.", r"bar\.stars", r"power\.",
-                        r"boonus\.", r"bar\.", r"penalty\.", r"score\."],
-    "boogaloo": [r"name\.", r"track\.", r"child\.", r"stash\.", r"boonus\.", r"bar\.", r"score\."],
-    "gingerbread-status": [r"name\.", r"treat\.", r"part\.head\.", r"part\.body\.",
-                           r"part\.left_arm\.", r"part\.right_arm\.", r"part\.left_leg\.",
-                           r"part\.right_leg\."],
-    "roll-score-pad": [r"player\.", r"round\.1\.", r"round\.2\.", r"round\.3\.", r"total\.",
-                       r"tie\."],
-}
 NAME_H = 5.5  # height of a name field above its line, mm
 
 
@@ -61,8 +47,9 @@ def check_kind(kind: str) -> None:
                             fix=f"use it with a sheet written on in play: {', '.join(written)}")
 
 
-def _rank(kind: str, eid: str) -> int:
-    order = PLAY_ORDER.get(kind, [])
+def _rank(order: tuple[str, ...], eid: str) -> int:
+    if eid == NAME:
+        return -1
     return next((i for i, p in enumerate(order) if re.match(p, eid)), len(order))
 
 
@@ -75,11 +62,15 @@ def _sheets(page: Page) -> list[list]:
 
 def fields(page: Page, kind: str, page_no: int) -> list[Field]:
     """The fields of one page, in tab order."""
+    from .kinds import kind as kind_of
+
+    k = kind_of(kind)
+    written = re.compile(k.written) if k.written else None
     out: list[Field] = []
     for s, items in enumerate(_sheets(page)):
         found = []
         for n, (it, dx, dy) in enumerate(walk(items)):
-            if isinstance(it, Line) and it.id == "name.line":
+            if isinstance(it, Line) and it.id == NAME:
                 (x0, y), (x1, _) = it.points[0], it.points[-1]
                 found.append((it.id, "text", "square", (x0 + dx, y + dy - NAME_H, x1 + dx, y + dy), n))
             elif getattr(it, "writable", False) and isinstance(it, Circle):
@@ -87,8 +78,8 @@ def fields(page: Page, kind: str, page_no: int) -> list[Field]:
                 found.append((it.id, "check", "circle", r, n))
             elif getattr(it, "writable", False) and isinstance(it, Box):
                 r = (it.x + dx, it.y + dy, it.x + it.w + dx, it.y + it.h + dy)
-                found.append((it.id, "text" if TEXT.match(it.id) else "check", "square", r, n))
-        found.sort(key=lambda f: (_rank(kind, f[0]), f[4]))
+                found.append((it.id, "text" if written and written.match(it.id) else "check", "square", r, n))
+        found.sort(key=lambda f: (_rank(k.play_order, f[0]), f[4]))
         for eid, ftype, shape, rect, _ in found:
             name = f"p{page_no + 1}-s{s + 1}-{eid.replace('.', '-')}"
             out.append(Field(name, eid, ftype, shape, rect))

@@ -74,6 +74,9 @@ class Kind:
     rules: str | None = None  # module holding `RULES` (roll-and-write sheets), imported lazily
     variant: str | None = None  # module holding `generate` (sheets with custom variants)
     consumable: bool = False  # written on during play: kits print it --copies times
+    play_order: tuple[str, ...] = ()  # --fillable: element id patterns in the order play reaches
+    #                                   them (the tab order after the name); the others after
+    written: str = ""  # --fillable: the id pattern of boxes written in (text fields), not ticked
     options: frozenset = frozenset()  # per-kind options it reads: sheet, game, per_page, bleed,
     #                                   back_offset, backs (others are refused)
 

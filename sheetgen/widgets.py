@@ -19,10 +19,13 @@ def tint(colour: str, amount: float) -> str:
     return "#" + "".join(f"{v:02x}" for v in mixed)
 
 
+NAME_LINE = "name.line"  # the id of every sheet's name line (--fillable makes it a text field)
+
+
 def name_line(x: float, y: float, w: float, label: str = "Name", size: float = 9) -> list[Item]:
     lw = text_width_mm(label, size, bold=True) + 1.5
     return [Text(x, y, label, size, bold=True, id="name.label"),
-            Line(((x + lw, y + 0.5), (x + w, y + 0.5)), THIN, id="name.line")]
+            Line(((x + lw, y + 0.5), (x + w, y + 0.5)), THIN, id=NAME_LINE)]
 
 
 def heading(x: float, y: float, text: str, size: float = 10, align: str = "left", id: str = "") -> Text:

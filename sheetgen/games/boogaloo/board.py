@@ -11,6 +11,11 @@ from .model import BOXES_PER_CHILD, BoogalooSheet
 
 
 # ---- element ids (compose draws them, the engines report them, the heatmap shades them) ----------
+# --fillable (kinds.Kind): the ids in the order a game reaches them, and the boxes written in
+PLAY_ORDER = (r"track\.", r"child\.", r"stash\.", r"boonus\.", r"bar\.", r"score\.")
+WRITTEN = r"score\."
+
+
 def box_id(child: str, n: int) -> str:
     return f"child.{child}.box.{n}"
 

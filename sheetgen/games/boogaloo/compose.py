@@ -13,7 +13,7 @@ from ...kinds import Kind, Options
 from ...scene import QR, Box, Circle, Icon, Item, Line, Page, Para, Style, Text
 from ...widgets import heading, name_line, tint, variant_stamp
 from ..rules_cards.source import rules_game, summary
-from .board import boonus_id, box_id, col_bar_id, row_bar_id, stash_id, stash_star_id, turn_id
+from .board import PLAY_ORDER, WRITTEN, boonus_id, box_id, col_bar_id, row_bar_id, stash_id, stash_star_id, turn_id
 from .model import BoogalooSheet, Sheet
 
 PRODUCT = "ghosts-love-candy-too"
@@ -286,4 +286,5 @@ def pages(doc: BoogalooSheet, opts: Options) -> list[Page]:
 
 
 KIND = Kind("boogaloo", BoogalooSheet, pages, product=PRODUCT, rules="sheetgen.games.boogaloo.rules",
-            variant="sheetgen.games.boogaloo.variant", options=frozenset({"sheet"}))
+            variant="sheetgen.games.boogaloo.variant", options=frozenset({"sheet"}), play_order=PLAY_ORDER,
+            written=WRITTEN)

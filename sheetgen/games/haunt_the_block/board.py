@@ -14,6 +14,12 @@ from .model import ACT_ORDER, MOON_POWERS, SYMBOLS, HauntSheet
 
 # ---- element ids: the only place they are spelled (compose draws them, both engines mark them,
 # the heatmap reads them); every index is 0-based, the ids count from 1 as the sheet does
+# --fillable (kinds.Kind): the ids in the order a game reaches them, and the boxes written in
+PLAY_ORDER = (r"path\.", r"stash\.", r"stars\.", r"bar\.stars", r"power\.", r"boonus\.", r"bar\.",
+              r"penalty\.", r"score\.")
+WRITTEN = r"score\.|path\.\d+$"
+
+
 def path_id(space: int) -> str:
     return f"path.{space + 1}"
 

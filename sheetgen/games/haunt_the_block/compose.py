@@ -332,4 +332,4 @@ def pages(doc: HauntSheet, opts: Options) -> list[Page]:
 
 KIND = Kind("haunt-the-block", HauntSheet, pages, product="ghosts-love-candy-too",
             rules="sheetgen.games.haunt_the_block.rules",
-            variant="sheetgen.games.haunt_the_block.variant")
+            variant="sheetgen.games.haunt_the_block.variant", play_order=ids.PLAY_ORDER, written=ids.WRITTEN)

@@ -99,6 +99,12 @@ def tables(doc: TrickySheet) -> Tables:
 # compose draws them, the validator and heatmap read `Tables.elements`; the cover policy reads the
 # structured `Tables.keys` (nothing parses an id back).
 
+# --fillable (kinds.Kind): the ids in the order a game reaches them, and the boxes written in
+PLAY_ORDER = (r"child\.[^.]+\.box\.", r"stash\.", r"child\.[^.]+\.scare\.", r"cauldron\.", r"pyramid\.",
+              r"boonus\.", r"track\.", r"score\.")
+WRITTEN = r"score\."
+
+
 def id_child(kid: str) -> str:
     return f"child.{kid}"
 

@@ -344,4 +344,5 @@ def pages(doc: TrickySheet, opts: Options) -> list[Page]:
 
 
 KIND = Kind("tricky-treats", TrickySheet, pages, product="ghosts-love-candy-too",
-            rules="sheetgen.games.tricky_treats.rules", variant="sheetgen.games.tricky_treats.variant")
+            rules="sheetgen.games.tricky_treats.rules", variant="sheetgen.games.tricky_treats.variant",
+            play_order=B.PLAY_ORDER, written=B.WRITTEN)
