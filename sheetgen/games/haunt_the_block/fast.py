@@ -33,7 +33,8 @@ check, no wrap of negative indices).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
-order of `State.vector`, as int16: every entry is a small count)."""
+order of `State.vector`, as int16: every entry is a small count; the path's numbers go straight to
+it as they are written)."""
 
 from __future__ import annotations
 
@@ -378,7 +379,6 @@ def _engine(rnd: bool):
         RB, PQ, EB = RW * 8, Q * (D + 1), e_boon.shape[1]
         npump, e_sweet, e_stbar, e_pkbar = ints[8], ints[11], ints[12], ints[13]
         # one game's sheet, reset per game; a last slot takes the writes of a space that gives nothing
-        num = np.zeros(n, np.int64)
         stash = np.zeros(C + 2, np.int64)  # stash[C + 1] = ncol: no candy (a full row)
         crossed = np.zeros(C + 2, np.int64)
         colstar = np.zeros(ncol + 1, np.int64)
@@ -389,8 +389,9 @@ def _engine(rnd: bool):
         rg = np.zeros(C + 2, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
         emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
         for g in range(dice.shape[0]):
-            r = out_r[g]
-            num[:] = 0
+            r, xg = out_r[g], g * out_x.shape[1]  # the numbers are written straight to the state row
+            for k in range(n):
+                put(out_x, xg + k, 0)
             emp[:] = emp0
             stash[:] = 0
             stash[C + 1] = ncol
@@ -499,7 +500,7 @@ def _engine(rnd: bool):
                         # hc: the candy all of whose spaces do); a power's use-circle is looked at below
                         hm0, hm1, hc = 0, 0, -1
                         if cover:
-                            if tkind == T_PATH and get(num, ta) == 0:
+                            if tkind == T_PATH and get(out_x, xg + ta) == 0:
                                 d = ta - pos + (n if ta < pos else 0)
                                 hm0, hm1 = (1 << (d - 1), 0) if d <= 64 else (0, 1 << (d - 65))
                             elif tkind == T_STASH and get(stash, ta) == tb:
@@ -622,7 +623,7 @@ def _engine(rnd: bool):
                             dest = wrap[pos + bd]
                 # write the number and take what the space gives: the space's effects from `fx`, the
                 # writes of one that gives nothing going to a last slot (bars and marks: at the end)
-                put(num, dest, number)
+                put(out_x, xg + dest, number)
                 put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
                 put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
                 pos = dest
@@ -674,7 +675,7 @@ def _engine(rnd: bool):
             out_score[g] = score + ints[9] * nbars
             out_pen[g] = pen
             out_unused[g] = unused
-            out_turns[g] = num[pos]
+            out_turns[g] = get(out_x, xg + pos)
             # the marks, from the end state, in element order: a row of marks of one kind is one
             # 8-byte store (bits spread to bytes); what it writes past its row, the next write
             # (or the next game, or the padding) writes again
@@ -704,10 +705,7 @@ def _engine(rnd: bool):
                         put(r, get(e_power, q * (uses + 1) + j), j < get(puses, q))
             for k in range(C):
                 put(r, get(e_pen, k), get(crossed, k))
-            x, i = out_x, g * out_x.shape[1]  # (flat: `put`)
-            for k in range(n):
-                put(x, i + k, get(num, k))
-            i += n
+            x, i = out_x, xg + n  # (flat: `put`)
             for k in range(C):
                 put(x, i + k, get(stash, k))
                 put(x, i + C + k, get(crossed, k))
