@@ -163,6 +163,9 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
         return _TABLES[key, S, D]
     if len(_TABLES) >= 32:
         _TABLES.clear()
+    # the distance flags are 32-bit halves of a word; the model keeps the longest move at
+    # 12 + add (at most 3) + stars (at most 10) = 25
+    assert D <= 32, f"a move of {D} spaces does not fit the engine's 32-bit distance flags"
     Q, NC = len(conds), (S + 1) * M
     code = np.arange(NC)
     c_stars, c_mask = code // M, code % M
