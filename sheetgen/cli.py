@@ -476,6 +476,9 @@ def main() -> None:
     sys.exit(status if isinstance(status, int) else 0)
 
 
+GC_THRESHOLD = (50_000, 20, 20)  # the cycle collector's thresholds in the sheetgen script
+
+
 def script() -> None:
     """The `sheetgen` script and `python -m sheetgen`: `main`, then the exit handlers and streams
     as at any exit, but not the interpreter's freeing of every object one by one (after a build
@@ -487,7 +490,7 @@ def script() -> None:
     import atexit
     import gc
 
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(*GC_THRESHOLD)
     if sys.getprofile() or sys.gettrace():
         main()  # it ends in SystemExit: the usual exit
         return

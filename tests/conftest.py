@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import gc
 import hashlib
 import os
 import subprocess
@@ -15,6 +16,9 @@ from types import SimpleNamespace
 import pytest
 
 import sheetgen as _package  # noqa: F401  sets NUMBA_CACHE_DIR for this process and its children
+from sheetgen.cli import GC_THRESHOLD
+
+gc.set_threshold(*GC_THRESHOLD)  # the tests run what they call in-process as the sheetgen script does
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUTS = ROOT / "layouts"
