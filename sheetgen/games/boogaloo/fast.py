@@ -25,6 +25,7 @@ import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ...validate.bits import popcount, select
 from ...validate.engine import Batch
 from .board import T_BOONUS, T_BOX, T_CANDY, T_COL, T_ROW, T_STAR, Board, elements, targets as decode
 from .model import BOXES_PER_CHILD
@@ -91,29 +92,6 @@ def cover_tables(b: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return fixed, per_box, star_t
 
 
-@jit
-def _popcount(x):
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@jit
-def _lowest(x):
-    """The position of the lowest set bit of x (not 0): one instruction (count trailing zeros)."""
-    return trailing_zeros(x)
-
-
-@jit
-def _nth_bit(x, k):
-    """The position of the k-th set bit of x (from bit 0)."""
-    for _ in range(k):
-        x &= x - 1
-    return _lowest(x)
-
-
 @inline
 def _choose(legal, u, pol, prog, candy, row_of, col_of, cval, fixed, per_box, haunt_extra,
             checked, rowmask, colmask, bar_points):
@@ -122,12 +100,12 @@ def _choose(legal, u, pol, prog, candy, row_of, col_of, cval, fixed, per_box, ha
     them (PROGRESS_VALUE, plus the cover bonus of a Boo-nus target); fixed[b]: b's own cover bonus
     (cover_tables; zero for greedy); haunt_extra: what the Boo-nus reward of a haunt is worth now."""
     if pol == RANDOM:
-        return _nth_bit(legal, np.int64(u * _popcount(legal)))
+        return select(legal, np.int64(u * popcount(legal)))
     best = -(1 << 62)
     pick = -1
     x = legal
     while x:
-        b = _lowest(x)
+        b = trailing_zeros(x)
         x &= x - 1
         p = prog[U(b)]
         v = cval[U(candy[U(b)])] + per_box * p + fixed[U(b)]

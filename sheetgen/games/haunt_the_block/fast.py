@@ -42,12 +42,13 @@ from functools import lru_cache
 
 import numba
 import numpy as np
-from llvmlite import binding as llvm, ir as llvmir
+from llvmlite import ir as llvmir
 from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ...validate.bits import BMI2, lshr, pdep, popcount, select as _select
 from ...validate.engine import Batch
 from . import board as ids
 from .board import Board, bar_ids
@@ -65,23 +66,6 @@ M = 1 << P  # power masks
 T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4
 LOW = (1 << 32) - 1  # cover: the kinds of target a move can mark
 FX_PUMPKIN, FX_SWEET, FX_PIRATE, FX_STAR, FX_MOON = 16, 17, 18, 19, 20  # a space's effects: bits of `fx`
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """The set bits of an int64."""
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
-    return types.int64(x), codegen
-
-
-@intrinsic
-def lshr(typingctx, x, s):
-    """x >> s with zeros shifted in (an int64 read as 64 bits), 0 <= s < 64."""
-    def codegen(context, builder, sig, args):
-        return builder.lshr(context.cast(builder, args[0], x, types.int64),
-                            context.cast(builder, args[1], s, types.int64))
-    return types.int64(x, s), codegen
 
 
 def _ptr(context, builder, sig, args):
@@ -329,41 +313,12 @@ def sheet(doc_json: str):
     return b, ints, arrays, len(bars)
 
 
-@intrinsic
-def pdep(typingctx, x, m):
-    """The low bits of x deposited at the set bits of m (BMI2's pdep; only where BMI2)."""
-    def codegen(context, builder, sig, args):
-        i64 = llvmir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, [context.cast(builder, a, t, types.int64) for a, t in zip(args, sig.args)])
-    return types.int64(x, m), codegen
-
-
-# pdep where the code is compiled for this machine and it has BMI2 (numba's cache keys on the CPU)
-BMI2 = numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
-
-
 @numba.njit(cache=True, inline="always")
 def spread8(m):
     """The low 8 bits of m as the bytes of a word (bit i -> byte i is 1)."""
     if BMI2:
         return pdep(m, 0x0101010101010101)
     return ((m & 0x7F) * 0x0002040810204081 & 0x0101010101010101) | ((m & 0x80) << 49)
-
-
-@numba.njit(cache=True, inline="always")  # (numbers only: inlining costs no reference counts)
-def _select(m, k):
-    """The index of the k-th (from 0) set bit of m (k < popcount(m)): with BMI2 the lowest bit of
-    pdep(1 << k, m), else halve the word that holds it."""
-    if BMI2:
-        return trailing_zeros(pdep(1 << k, m))
-    at = 0
-    for width in (32, 16, 8, 4, 2, 1):
-        c = popcount(m & ((1 << width) - 1))
-        if k >= c:
-            m, at, k = lshr(m, width), at + width, k - c
-    return at
 
 
 def _engine(rnd: bool):

@@ -41,8 +41,8 @@ from functools import lru_cache
 import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
+from ...validate.bits import popcount
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .board import Tables, finish, layout_of, tables
 from .policy import (BAT_COST, BIG, CANDY_WEIGHT, K, MOON_SCARE_STEP, PYRAMID_LEVEL, SCARE_STEP, SKULL_SCARE,
@@ -141,12 +141,6 @@ def help_table(t: Tables) -> np.ndarray:
     hs = [helps(t, e) for e in range(len(t.elements))] + [Help()]
     return np.array([[h.boxes, h.candies, h.scare, h.cauldron, h.pyramid, h.cauldron_box, h.column,
                       h.star] for h in hs], i8)
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """The set bits of an integer (one instruction)."""
-    return x(x), lambda context, builder, sig, args: builder.ctpop(args[0])
 
 
 jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds them)
