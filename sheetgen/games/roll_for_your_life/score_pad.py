@@ -132,5 +132,5 @@ def pages(doc: ScorePad, opts: Options) -> list[Page]:
 
 KIND = Kind("roll-score-pad", ScorePad, pages, product="roll-for-your-life", consumable=True,
             options=frozenset({"per_page"}),
-            play_order=(r"player\.", r"round\.1\.", r"round\.2\.", r"round\.3\.", r"total\.", r"tie\."),
+            play_order=(r"player\.", r"round\.", r"total\.", r"tie\."),
             written=r"player\.|round\.|total\.|tie\.")

@@ -237,5 +237,4 @@ def pages(doc: StatusSheet, opts: Options) -> list[Page]:
 
 KIND = Kind("gingerbread-status", StatusSheet, pages, product="run-for-your-life", consumable=True,
             options=frozenset({"per_page"}),
-            play_order=(r"treat\.", *(rf"part\.{p}\." for p in ("head", "body", "left_arm", "right_arm",
-                                                                 "left_leg", "right_leg"))))
+            play_order=(r"treat\.", r"part\."))
