@@ -164,28 +164,28 @@ def load(ref: str | Path, opts: Options | None = None) -> Loaded:
     return Loaded(doc, path, path.stem, k, lines, own)
 
 
-_SHARED: dict[Path, tuple[tuple, Loaded]] = {}  # path -> (stamps of the files read, loaded)
+_SHARED: dict[tuple, tuple[tuple, Loaded]] = {}  # (path, paper) -> (stamps of the files read, loaded)
 
 
 def _stamps(loaded: Loaded) -> tuple:
     return tuple((f, Path(f).stat().st_mtime_ns) for f in sorted({f for f, _ in loaded.lines.values()}))
 
 
-def load_shared(ref: str | Path) -> Loaded:
-    """`load(ref)` once per process until a file it was read from (the layout or what it extends)
-    changes: for layouts that other layouts name, such as a mat's deck or the parts a game needs.
-    Callers must not change what it returns."""
+def load_shared(ref: str | Path, paper: str | None = None) -> Loaded:
+    """`load(ref)` (on `paper`, if given) once per process until a file it was read from (the
+    layout or what it extends) changes: for layouts that other layouts name, such as a mat's deck,
+    the parts a game needs or a kit's components. Callers must not change what it returns."""
     path = resolve(ref)
-    hit = _SHARED.get(path)
+    hit = _SHARED.get((path, paper))
     try:
         if hit and hit[0] == _stamps(hit[1]):
             return hit[1]
     except OSError:  # a file it was read from is gone: load again, and say what is wrong
         pass
-    loaded = load(path)
-    if len(_SHARED) >= 64:
+    loaded = load(path, Options(paper=paper))
+    if len(_SHARED) >= 256:
         _SHARED.clear()
-    _SHARED[path] = (_stamps(loaded), loaded)
+    _SHARED[path, paper] = (_stamps(loaded), loaded)
     return loaded
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from .draw import pdf_bytes
 from .errors import SheetgenError, did_you_mean
 from .output_hooks import shop_colours, shop_finish
-from .kinds import KINDS, Loaded, Options, kind, known_layouts, load, render_pages
+from .kinds import KINDS, Loaded, Options, kind, known_layouts, load_shared, render_pages
 
 RULES_KIND = "rules-cards"
 TITLES = {"ghosts-love-candy-too": "Ghosts Love Candy Too"}  # products of several games
@@ -90,14 +90,9 @@ def _top(path: Path, stamp: int) -> tuple[bool, str]:
     return data.get("reprint") is True, str(data.get("kind", ""))
 
 
-@lru_cache(maxsize=512)
-def _loaded(path: Path, stamp: int, paper: str | None) -> Loaded:
-    return load(path, Options(paper=paper))
-
-
 def _load(path: Path, paper: str | None = None) -> Loaded:
-    """A layout loaded once per file version and paper (kits share them)."""
-    return _loaded(path, path.stat().st_mtime_ns, paper)
+    """A layout loaded once per version of its files and paper (kits share them)."""
+    return load_shared(path, paper)
 
 
 def base_layouts() -> list[tuple[Path, str]]:
