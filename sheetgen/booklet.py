@@ -26,13 +26,13 @@ def order(n: int) -> list[tuple[int, int]]:
 def booklet_pages(product: str, paper: str) -> bytes:
     """The rules on half-size pages, not yet imposed."""
     from .documents import document
-    from .kit import Kit, product_title, products, rules_games
+    from .kit import Kit, products, rules_games
     from .errors import SheetgenError
 
     if product not in products():
         raise SheetgenError(f"no product named '{product}'", fix=f"use one of: {', '.join(products())}")
     games = [g for g in rules_games() if g.product == product]
-    kit = Kit(product, product_title(product, games), paper, 1, games)
+    kit = Kit.of(product, paper, 1, games)
     return document("booklet.html.j2", kit=kit)
 
 

@@ -66,6 +66,19 @@ class Kit:
     parts: list[Part] = field(default_factory=list)
     front: bytes = b""  # cover, contents and rules as one PDF
     print_shop: bool = False  # CMYK parts, a PDF/X-4 front
+    # what the games need, read from their parts' layouts when the kit starts (so a worker that
+    # lays out the front need not load them): (text, part) for the cover, a sentence per game
+    needs: list[tuple[str, str | None]] = field(default_factory=list)
+    sentences: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, product: str, paper: str, copies: int, games: list, print_shop: bool = False) -> "Kit":
+        """A kit of a product's games, with no parts yet."""
+        from .games.rules_cards.source import product_needs
+
+        return cls(product, product_title(product, games), paper, copies, games, print_shop=print_shop,
+                   needs=product_needs(games),
+                   sentences={g.id: g.needs_sentence() for g in games if g.needs})
 
     @property
     def components(self) -> list[Part]:
@@ -234,11 +247,8 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
 def _front_html(kit: Kit, columns: dict[str, list] | None = None) -> str:
     from .documents import render_html
 
-    from .games.rules_cards.source import product_needs
-
-    given = product_needs(kit.games)
-    needs = [text for text, part in given if part]
-    home = [text for text, part in given if not part]
+    needs = [text for text, part in kit.needs if part]
+    home = [text for text, part in kit.needs if not part]
     return render_html("front.html.j2", kit=kit, paper_name=PAPER_NAMES[kit.paper], needs=needs,
                        home=home,
                        span=span, pips=PIPS, duplex=_ranges(kit.parts, True),
@@ -266,7 +276,7 @@ def start(product: str, paper: str = "a4", copies: int = 1, render=render_compon
     if paper not in PAPER_NAMES:
         raise SheetgenError(f"paper '{paper}' is not known", fix="use a4 or letter")
     games = [g for g in rules_games() if g.product == product]
-    kit = Kit(product, product_title(product, games), paper, copies, games, print_shop=print_shop)
+    kit = Kit.of(product, paper, copies, games, print_shop)
     front = [Part("Cover", 1, "cover", anchor="part-cover"),
              Part("Contents", 1, "contents", anchor="part-contents")]
     front += [Part(g.name, 1, "rules", anchor=f"part-rules-{g.id}") for g in games]
@@ -319,7 +329,7 @@ def _split_rules(kit: Kit) -> dict:
     from .columns import split
     from .documents import rich
 
-    return {g.id: split(str(rich(g.needs_sentence())) if g.needs else "",
+    return {g.id: split(str(rich(kit.sentences[g.id])) if g.needs else "",
                         [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections], kit.paper)
             for g in kit.games}
 

@@ -247,7 +247,7 @@ def test_parts_follow_the_rulebook_order(product):
 @pytest.mark.parametrize("product", PRODUCTS)
 def test_cover_and_rules_list_the_same_needs(product):
     gs = games(product)
-    k = kit.Kit(product, kit.product_title(product, gs), "a4", 1, gs)
+    k = kit.Kit.of(product, "a4", 1, gs)
     k.parts = [kit.Part(c.title, 1, "component", note=c.note) for c in kit.components(product)]
     kit._number(k.parts)
     html = kit._front_html(k)

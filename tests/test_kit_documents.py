@@ -32,10 +32,10 @@ def test_css_string_cannot_break_out_of_the_style_sheet():
 
 def test_templates_autoescape_what_they_insert():
     game = SimpleNamespace(id="g", name="<script>x</script>", product="p", players="2", time="5 min",
-                           age="8+", needs=["<img src=x>"], needs_sentence=lambda: "<img src=x>.",
+                           age="8+", needs=["<img src=x>"],
                            sections=[SimpleNamespace(heading="Goal", text="<b>win</b> <u>now</u>")])
     kit = SimpleNamespace(title="T & <T>", product="p", paper="a4", copies=1, games=[game], parts=[],
-                          components=[], rules=[])
+                          components=[], rules=[], sentences={"g": "<img src=x>."})
     html = documents.render_html("front.html.j2", kit=kit, paper_name="A4", needs=game.needs,
                                  span=lambda a, b: f"{a}", pips={5: [], 6: []}, duplex=[], simplex=[])
     assert "<script>x" not in html and "&lt;script&gt;x" in html
