@@ -268,25 +268,28 @@ def _warm() -> None:
 
 
 class Jobs:
-    """Drawing, front layout and merging: in `workers` processes and in this one. The workers are
-    forked at `start` (they warm WeasyPrint up themselves) or at the first job (after this process
-    warms it up, so they start with what is loaded by then). `submit` hands a job to them at once;
-    `later` queues it, and `step` keeps the workers fed from the queue and runs its next job here,
-    on a copy of its arguments as a worker gets them. With one worker
-    every job runs here. A job's future holds (its value, its CPU seconds)."""
+    """Drawing, front layout and merging in `workers` processes: this one and `workers - 1`
+    forked workers (this process plans, then runs jobs too, so on two cores one worker lays out
+    the fronts while this one plans and draws: no third process competes for the cores, and
+    WeasyPrint is warmed up once). The workers are forked at `start` (they warm WeasyPrint up
+    themselves) or at the first job (after this process warms it up, so they start with what is
+    loaded by then). `submit` hands a job to them at once; `later` queues it, and `step` keeps
+    the workers fed from the queue and runs its next job here, on a copy of its arguments as a
+    worker gets them. With one process every job runs here. A job's future holds (its value,
+    its CPU seconds)."""
 
     def __init__(self, workers: int):
-        self.workers, self.pool = workers, None
+        self.workers, self.pool = workers - 1, None  # forked ones
         self.queue: deque = deque()  # (future, fn, args) not handed out yet
         self.busy: dict[Future, Future | None] = {}  # worker's future -> the queued job's future
 
     def start(self, warm: bool = False) -> None:
-        if self.pool is None and self.workers > 1:
+        if self.pool is None and self.workers:
             self.pool = pools.pool(self.workers, _warm if warm else None)
             self.pool.submit(int)  # a first job forks every worker now
 
     def submit(self, fn, *args) -> Future:
-        if self.workers == 1:
+        if not self.workers:
             return _done(*_here(fn, args))
         if self.pool is None and fn is _front:  # WeasyPrint, the kit style and fonts, before the fork
             _warm()
