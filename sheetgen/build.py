@@ -16,7 +16,7 @@
   text (the longest fronts) first, and each front starts in a worker as soon as its kit is
   planned. The drawings are queued in the kits' order and each kit's merge as soon as its front
   and parts are made; this process runs the queue once it has planned, and hands the next job to
-  a worker whenever one is idle. With one worker every job runs in this process. Jobs run here
+  a worker whenever one is idle. With one process (`--workers 1`) every job runs in this one. Jobs run here
   get copies of their arguments, as a worker does, so the same digests give the same bytes: a
   parallel, an incremental and a from-scratch build write identical files.
 """
