@@ -44,7 +44,7 @@ MANIFEST = ".sheetgen-build.json"
 CACHE = ".sheetgen-cache"
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("reportlab", "rl_accel", "weasyprint", "pydyf", "pypdf", "fonttools", "qrcode",
-             "pyphen")  # pyphen: hyphenation decides line breaks (and where rules columns are cut)
+             "pyphen", "uharfbuzz")  # hyphenation and shaping decide where rules columns are cut
 CODE = (".py", ".ttf", ".otf", ".j2", ".css")  # layouts (.yaml) are inputs of their own outputs
 
 
