@@ -270,18 +270,19 @@ def _warm() -> None:
 class Jobs:
     """Drawing, front layout and merging in `workers` processes: this one and `workers - 1`
     forked workers (this process plans, then runs jobs too, so on two cores one worker lays out
-    the fronts while this one plans and draws: no third process competes for the cores, and
-    WeasyPrint is warmed up once). The workers are forked at `start` (they warm WeasyPrint up
-    themselves) or at the first job (after this process warms it up, so they start with what is
-    loaded by then). `submit` hands a job to them at once; `later` queues it, and `step` keeps
-    the workers fed from the queue and runs its next job here, on a copy of its arguments as a
-    worker gets them. With one process every job runs here. A job's future holds (its value,
+    the fronts while this one plans and draws: no third process competes for the cores). The
+    workers are forked at `start` (they warm WeasyPrint up themselves) or at the first job
+    (after this process warms it up, so they start with what is loaded by then). `submit` hands
+    a job to them at once (this process takes one back when it has nothing else to do);
+    `later` queues it, and `step` keeps the workers fed from the queue and runs its next job
+    here, on a copy of its arguments as a worker gets them. With one process every job runs here. A job's future holds (its value,
     its CPU seconds)."""
 
     def __init__(self, workers: int):
         self.workers, self.pool = workers - 1, None  # forked ones
         self.queue: deque = deque()  # (future, fn, args) not handed out yet
-        self.busy: dict[Future, Future | None] = {}  # worker's future -> the queued job's future
+        self.busy: dict[Future, Future] = {}  # worker's future -> the job's future
+        self.handed: list[tuple] = []  # (worker's future, job's future, fn, args) submitted
 
     def start(self, warm: bool = False) -> None:
         if self.pool is None and self.workers:
@@ -294,8 +295,9 @@ class Jobs:
         if self.pool is None and fn is _front:  # WeasyPrint, the kit style and fonts, before the fork
             _warm()
         self.start()
-        f = self.pool.submit(_timed, fn, *args)
-        self.busy[f] = None
+        f, pf = Future(), self.pool.submit(_timed, fn, *args)
+        self.busy[pf] = f
+        self.handed.append((pf, f, fn, args))
         return f
 
     def later(self, fn, *args, first: bool = False) -> Future:
@@ -314,11 +316,24 @@ class Jobs:
         if self.queue:
             f, fn, args = self.queue.popleft()
             _settle(f, lambda: _here(fn, args))
-        elif self.busy:
+        elif not self._take_back() and self.busy:
             wait(self.busy, return_when=FIRST_COMPLETED)
         for pf in [pf for pf in self.busy if pf.done()]:
-            if (f := self.busy.pop(pf)) is not None:
-                _settle(f, pf.result)
+            _settle(self.busy.pop(pf), pf.result)
+
+    def _take_back(self) -> bool:
+        """With nothing queued, run here the last submitted job that still waits in the pool (not
+        yet passed to a worker): this process shares the tail of the fronts (its first one warms
+        WeasyPrint up here)."""
+        self.handed = [h for h in self.handed if not h[0].done()]
+        waiting = [h for h in self.handed if not h[0].running()]
+        if not waiting or not waiting[-1][0].cancel():
+            return False
+        pf, f, fn, args = waiting[-1]
+        self.handed.remove(waiting[-1])
+        del self.busy[pf]
+        _settle(f, lambda: _here(fn, args))
+        return True
 
     def close(self) -> None:
         if self.pool is not None:
