@@ -1,7 +1,8 @@
 """The one-time notice before numba compiles a fast engine.
 
 Compiled code is cached per user (`NUMBA_CACHE_DIR`, set in `sheetgen/__init__.py` under
-`sheetgen.cache_dir()`), so only the first run on a machine compiles. That run says so once,
+`sheetgen.cache_dir()`, one folder per version of the engines' sources), so only the first run on
+a machine compiles. That run says so once,
 with about how long it takes, instead of sitting silent at 0 %.
 """
 

@@ -173,3 +173,23 @@ def test_numba_cache_is_per_user_and_first_compile_is_announced(tmp_path, monkey
     assert jit.notice(rules, "fast") is None  # cached: silent
     assert jit.notice("sheetgen.games.boogaloo.rules", "fast")  # compiled too now, not cached here
     assert jit.notice(rules, "reference") is None
+
+
+def test_numba_cache_folder_changes_with_what_the_engines_inline(tmp_path):
+    import shutil
+
+    import sheetgen
+
+    package = Path(sheetgen.__file__).parent
+    assert os.environ["NUMBA_CACHE_DIR"].endswith("numba-" + sheetgen.engines_digest())
+    copy = tmp_path / "sheetgen"
+    for part in ("validate", "games"):
+        shutil.copytree(package / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+    first = sheetgen.engines_digest(str(copy))
+    assert first == sheetgen.engines_digest()
+    (copy / "games" / "rules_cards" / "flow.py").write_text("# no engine here\n")
+    assert sheetgen.engines_digest(str(copy)) == first
+    for edited in ("games/tricky_treats/policy.py", "validate/bits.py", "games/boogaloo/board.py"):
+        (copy / edited).write_text((copy / edited).read_text() + "\n# edited\n")
+        assert sheetgen.engines_digest(str(copy)) != first, edited
+        first = sheetgen.engines_digest(str(copy))

@@ -1,6 +1,7 @@
 """Bit tricks the compiled engines share (numba intrinsics: one machine instruction each where
-the processor has it). Changing this file does not make numba recompile the engines that inline
-it (numba keys its cache on each function's own file): clear the cache after an edit.
+the processor has it). numba keys its cache on each compiled function's own file, so the engines
+that inline these would keep stale code after an edit here; the cache folder is named by a digest
+of this file and the engines' folders (`sheetgen.engines_digest`), so an edit gets a fresh one.
 
     popcount(x)   set bits of an integer (the result has x's type)
     lshr(x, s)    x >> s with zeros shifted in (an int64 read as 64 bits), 0 <= s < 64
