@@ -18,6 +18,7 @@ import stat
 import sys
 import tempfile
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from .errors import SheetgenError
@@ -94,17 +95,30 @@ def _special(path: Path) -> bool:
 
 
 def sweep(path: Path) -> None:
-    """Remove stale temporary files a killed run left beside `path`."""
-    now = time.time()
+    """Remove stale temporary files a killed run left beside `path`. The folder is listed once per
+    process (a build writes a hundred files into two folders): later files of a killed run are
+    not an hour old yet."""
+    for tmp in _stale(path.parent).pop(path.name, ()):
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+@lru_cache(maxsize=64)
+def _stale(folder: Path) -> dict[str, list[Path]]:
+    """The temporary files (`.NAME.*.part`) over STALE_SECONDS old in a folder, by NAME."""
+    now, out = time.time(), {}
     try:
-        for tmp in path.parent.glob(f".{path.name}.*.part"):
+        for tmp in folder.glob(".*.part"):
             try:
                 if now - tmp.stat().st_mtime > STALE_SECONDS:
-                    tmp.unlink()
+                    out.setdefault(tmp.name[1:].rsplit(".", 2)[0], []).append(tmp)
             except OSError:
                 pass
     except OSError:
         pass
+    return out
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> Path:
