@@ -283,6 +283,7 @@ class Jobs:
         self.queue: deque = deque()  # (future, fn, args) not handed out yet
         self.busy: dict[Future, Future] = {}  # worker's future -> the job's future
         self.handed: list[tuple] = []  # (worker's future, job's future, fn, args) submitted
+        self.taken = 0  # of those, run here instead
 
     def start(self, warm: bool = False) -> None:
         if self.pool is None and self.workers:
@@ -323,12 +324,14 @@ class Jobs:
 
     def _take_back(self) -> bool:
         """With nothing queued, run here the last submitted job that still waits in the pool (not
-        yet passed to a worker): this process shares the tail of the fronts (its first one warms
-        WeasyPrint up here)."""
+        yet passed to a worker): this process shares the tail of the fronts. The first one taken
+        back warms WeasyPrint up here, which pays only when two or more wait (and a worker has
+        two more in hand)."""
         self.handed = [h for h in self.handed if not h[0].done()]
         waiting = [h for h in self.handed if not h[0].running()]
-        if not waiting or not waiting[-1][0].cancel():
+        if len(waiting) < (1 if self.taken else 2) or not waiting[-1][0].cancel():
             return False
+        self.taken += 1
         pf, f, fn, args = waiting[-1]
         self.handed.remove(waiting[-1])
         del self.busy[pf]
