@@ -165,14 +165,24 @@ def pdf(doc, variant: str | None = None) -> bytes:
         when = datetime.datetime.fromtimestamp(int(os.environ["SOURCE_DATE_EPOCH"]),
                                                datetime.timezone.utc).isoformat()
         doc.metadata.created = doc.metadata.modified = when
-        # PDF/X metadata carries a random xmp.did (and the file /ID hashes it): derive it from
-        # the document instead, so the same document gives the same bytes
-        from unittest import mock
-        import uuid
+        doc.metadata = _fixed_id(doc.metadata, repr((doc.metadata.title, len(doc.pages), variant)))
+        return doc.write_pdf(pdf_variant=variant)
 
-        did = uuid.uuid5(uuid.NAMESPACE_OID, repr((doc.metadata.title, len(doc.pages), variant)))
-        with mock.patch("weasyprint.pdf.metadata.uuid4", lambda: did):
-            return doc.write_pdf(pdf_variant=variant)
+
+def _fixed_id(metadata, seed: str):
+    """The document's metadata, its PDF/X document id (random in WeasyPrint's XMP, and hashed into
+    the file /ID) derived from `seed` instead, so the same document gives the same bytes."""
+    import uuid
+
+    from weasyprint.document import DocumentMetadata
+
+    did = f"xmp.did:{uuid.uuid5(uuid.NAMESPACE_OID, seed)}".encode()
+
+    class Fixed(DocumentMetadata):
+        def generate_rdf_metadata(self, *args):
+            return re.sub(rb"xmp\.did:[0-9a-f-]{36}", did, super().generate_rdf_metadata(*args))
+
+    return Fixed(**vars(metadata))
 
 
 def pdf_from_html(text: str, url_fetcher=None) -> bytes:
