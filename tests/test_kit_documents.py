@@ -35,7 +35,7 @@ def test_templates_autoescape_what_they_insert():
                            age="8+", needs=["<img src=x>"],
                            sections=[SimpleNamespace(heading="Goal", text="<b>win</b> <u>now</u>")])
     kit = SimpleNamespace(title="T & <T>", product="p", paper="a4", copies=1, games=[game], parts=[],
-                          components=[], rules=[], sentences={"g": "<img src=x>."})
+                          components=[], rules=[], sentences={"g": "<img src=x>."}, print_shop=False)
     html = documents.render_html("front.html.j2", kit=kit, paper_name="A4", needs=game.needs,
                                  span=lambda a, b: f"{a}", pips={5: [], 6: []}, duplex=[], simplex=[])
     assert "<script>x" not in html and "&lt;script&gt;x" in html
