@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-import pdfplumber
 import pytest
 import yaml
 from pypdf import PdfReader
@@ -15,6 +14,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import ids
 
 from conftest import layout_fixtures, LAYOUTS, MM, page_texts
+from pdfs import open_pdf
 
 
 _, a4 = layout_fixtures("boogaloo")
@@ -28,7 +28,7 @@ def doc():
 @lru_cache(maxsize=None)
 def _sizes(pdf_path) -> list[list[tuple[float, float]]]:
     """Per page, the (w, h) in mm of every drawn shape (rounded boxes, circles); parsed once."""
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pdf:
         return [[((o["x1"] - o["x0"]) / MM, (o["bottom"] - o["top"]) / MM) for o in page.curves]
                 for page in pdf.pages]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -13,6 +12,7 @@ from sheetgen.lint import problems
 from sheetgen.scene import Box, Circle
 
 from conftest import edit_error, layout_fixtures, matching, render_error, LAYOUTS, MM
+from pdfs import open_pdf
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
@@ -63,7 +63,7 @@ def test_every_engine_element_is_drawn(scene):
 
 
 def test_pdf_counts(a4):
-    with pdfplumber.open(a4) as pdf:
+    with open_pdf(a4) as pdf:
         curves = pdf.pages[0].curves
     # path spaces: rounded 14 mm squares (curves because of the rounded corners)
     spaces = [c for c in curves if abs(c["width"] - 14 * MM) < 0.3 and abs(c["height"] - 14 * MM) < 0.3]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -17,6 +16,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Para, Text, walk
 
 from conftest import page_mm
+from pdfs import open_pdf
 
 # the cards each game takes with the shipped text (Run for Your Life had four rules cards)
 COUNTS = {"tricky-treats": 4, "haunt-the-block": 3, "boogaloo": 2, "run-for-your-life": 4,
@@ -110,7 +110,7 @@ def test_no_text_below_six_points(doc, per_game):
     body = [it.size for page in pages for it, _, _ in walk(page.items) if isinstance(it, Para)]
     assert min(body) >= 6.5  # in practice: 7 pt preferred, Run for Your Life's 4 cards at 6.75
     for path in per_game.values():
-        with pdfplumber.open(path) as pdf:
+        with open_pdf(path) as pdf:
             assert min(ch["size"] for ch in pdf.pages[0].chars) >= 6.0 - 1e-6
 
 

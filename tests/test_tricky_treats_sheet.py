@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -11,6 +10,7 @@ from sheetgen.kinds import load
 from sheetgen.scene import Box, Circle, Icon
 
 from conftest import edit_error, layout_fixtures, matching, MM
+from pdfs import open_pdf
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
@@ -60,7 +60,7 @@ def test_every_engine_element_is_drawn(scene):
 
 
 def test_pdf_counts(a4):
-    with pdfplumber.open(a4) as pdf:
+    with open_pdf(a4) as pdf:
         page = pdf.pages[0]
         rects, curves = page.rects, page.curves
     # candy boxes: rounded 8 x 12.4 mm (drawn as curves because of their rounded corners)
