@@ -192,15 +192,6 @@ def build_out(tmp_path_factory) -> Path:
     return out
 
 
-@functools.lru_cache(maxsize=None)
-def page_texts(pdf_path: Path) -> tuple[str, ...]:
-    """Every page's text as pypdf extracts it, read once per session: for files that do not change
-    (`shipped`, `build_out`). Extraction is slow: pypdf reads every placement of a form again."""
-    from pypdf import PdfReader
-
-    return tuple(page.extract_text() for page in PdfReader(pdf_path).pages)
-
-
 def engines_agree(rules, doc, policy: str, games: int, batch: int, seed: int):
     """Both engines of `rules` play the same `games` (inputs batch `batch` of `seed`) on `doc`:
     assert their Batches are identical, naming the fields and first games that differ; the

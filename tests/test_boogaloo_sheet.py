@@ -13,8 +13,8 @@ from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import ids
 
-from conftest import layout_fixtures, LAYOUTS, MM, page_texts
-from pdfs import open_pdf
+from conftest import layout_fixtures, LAYOUTS, MM
+from pdfs import open_pdf, page_texts
 
 
 _, a4 = layout_fixtures("boogaloo")
@@ -75,7 +75,7 @@ def test_sheet_option_prints_one_sheet(tmp_path, main, doc):
     assert res.returncode == 0, res.stderr
     reader = PdfReader(out)
     assert len(reader.pages) == 1
-    text = reader.pages[0].extract_text()
+    text = page_texts(out)[0]
     assert "Sheet 3 of 4" in text and doc.content.sheets[2].children[0].name in text
     assert len(render_pages(load("boogaloo"), Options(sheet=1))) == 1
     bad = main("render", "boogaloo", "--sheet", "5", "--out", str(tmp_path / "x.pdf"))

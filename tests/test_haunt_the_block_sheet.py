@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from pypdf import PdfReader
 
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.lint import problems
 from sheetgen.scene import Box, Circle
 
 from conftest import edit_error, layout_fixtures, matching, render_error, LAYOUTS, MM
-from pdfs import open_pdf
+from pdfs import open_pdf, page_texts
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
@@ -73,7 +72,7 @@ def test_pdf_counts(a4):
 
 
 def test_names_printed(a4):
-    text = PdfReader(a4).pages[0].extract_text()
+    text = page_texts(a4)[0]
     for word in CHILDREN + ["STASH", "STARS", "BOO-NUS", "CHOCOLATE BARS", "FINAL SCORE", "TOTAL",
                             "Name", "Haunt the Block", "Use the lower die"]:
         assert word in text, word

@@ -10,7 +10,7 @@ from sheetgen.draw import qr_matrix
 from sheetgen.kinds import Options, load
 
 from conftest import layout_fixtures, MM, page_mm
-from pdfs import open_pdf
+from pdfs import open_pdf, page_texts
 
 CANDIES = ["Ju Ju", "Peppermint Swirl", "Gumball", "Candy Corn", "Hard Candy", "Chocolate"]
 ALIASES = ["Gumdrop", "Head Shot", "Candy Buttons", "The Corns", "Grandma Candy", "Candy Bar"]
@@ -38,7 +38,7 @@ def test_a4_and_letter_page_sizes(a4, tmp_path, main):
 
 
 def test_candy_names_and_aliases_printed(a4):
-    text = PdfReader(a4).pages[0].extract_text()
+    text = page_texts(a4)[0]
     for word in CANDIES + ALIASES + ["Basic game", "Extended game", "Name"]:
         assert word in text, word
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 
 import pytest
-from pypdf import PdfReader
 
 from sheetgen.kinds import load
 from sheetgen.scene import Box, Circle, Icon
 
 from conftest import edit_error, layout_fixtures, matching, MM
-from pdfs import open_pdf
+from pdfs import open_pdf, page_texts
 
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
@@ -79,7 +78,7 @@ def test_pdf_counts(a4):
 
 
 def test_names_printed(a4):
-    text = PdfReader(a4).pages[0].extract_text()
+    text = page_texts(a4)[0]
     for word in CHILDREN + POWERS + ["STASH", "CAULDRON", "PYRAMID", "BOO-NUS", "TURNS", "SCORE", "Name"]:
         assert word in text, word
     for n in (1, 3, 6, 10, 15, 21, 28):
