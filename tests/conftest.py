@@ -244,7 +244,8 @@ NO_GAMES = ["test_kit.py", "test_cards.py", "test_build.py", "test_print_rules.p
             "test_print_on_demand.py", "test_bom.py", "test_status_sheet.py", "test_race.py",
             "test_search_path.py", "test_tokens.py", "test_boards.py", "test_mat.py",
             "test_paper_dice.py", "test_kit_documents.py", "test_bad_layouts.py", "test_printshop.py",
-            "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py", "test_columns.py"]
+            "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py", "test_columns.py",
+            "test_pdfs.py"]
 # (test_validate, test_report: the validator on its toy game, tests/validate_toy.py; test_race: the
 # race engine; test_search_path: the search's files, no game played)
 # the others, heaviest first, so that the run ends on short modules; any module not named runs last

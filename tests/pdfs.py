@@ -1,11 +1,16 @@
 """Read what a PDF draws, with PDFium (pypdfium2, C++): pages with the rects, lines, curves, chars,
 words and text that pdfplumber gave the tests, as the same dicts (x0, x1, top, bottom in points from
-the page's top left; fill, stroke, colours as 0-1 tuples, linewidth), about ten times faster.
+the page's top left; fill, stroke, colours as 0-1 tuples, linewidth), about five times faster
+(a 12-page card deck's rects, lines, curves and words: 0.61 -> 0.13 CPU s, 2026-12-02).
 
 Paths are split and sorted as pdfminer does: one object per subpath; a subpath of one segment is a
 line, a closed axis-aligned four-sided one a rect, anything else a curve (its box: the points it
 passes through). A char's box is its advance by the font size, from the font's descent up (pdfminer's);
-words and text group chars as pdfplumber does by default (3 pt tolerances)."""
+words and text group chars as pdfplumber does by default (3 pt tolerances), for upright text.
+Where the two differ: PDFium keeps coordinates as 32-bit floats (EPS_MM), and char widths as whole
+thousandths of an em, so a char far along a line sits up to ~0.12 pt left of pdfminer's; a form
+inherits the paint and line width of where it is placed (pdfminer starts it from the defaults);
+a line width never set is 1 (pdfminer: 0)."""
 
 from __future__ import annotations
 
