@@ -16,6 +16,8 @@ from sheetgen.scene import ids
 from conftest import layout_fixtures, LAYOUTS, MM
 from pdfs import open_pdf, page_texts
 
+ENGINES = ("boogaloo",)  # the one engine played here: conftest waits for it alone
+
 
 _, a4 = layout_fixtures("boogaloo")
 

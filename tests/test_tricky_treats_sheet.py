@@ -11,6 +11,8 @@ from sheetgen.scene import Box, Circle, Icon
 from conftest import edit_error, layout_fixtures, matching, MM
 from pdfs import open_pdf, page_texts
 
+ENGINES = ("tricky_treats",)  # the one engine played here: conftest waits for it alone
+
 CHILDREN = ["Skeleton", "Witch", "Vampire", "Mummy", "Werewolf", "Zombie"]
 POWERS = ["Bone", "Cauldron", "Bat", "Pyramid", "Full moon", "Skull"]
 
