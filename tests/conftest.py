@@ -192,15 +192,6 @@ def build_out(tmp_path_factory) -> Path:
     return out
 
 
-@functools.lru_cache(maxsize=None)
-def page_texts(pdf_path: Path) -> tuple[str, ...]:
-    """Every page's text as pypdf extracts it, read once per session: for files that do not change
-    (`shipped`, `build_out`). Extraction is slow: pypdf reads every placement of a form again."""
-    from pypdf import PdfReader
-
-    return tuple(page.extract_text() for page in PdfReader(pdf_path).pages)
-
-
 def engines_agree(rules, doc, policy: str, games: int, batch: int, seed: int):
     """Both engines of `rules` play the same `games` (inputs batch `batch` of `seed`) on `doc`:
     assert their Batches are identical, naming the fields and first games that differ; the
@@ -253,16 +244,20 @@ NO_GAMES = ["test_kit.py", "test_cards.py", "test_build.py", "test_print_rules.p
             "test_print_on_demand.py", "test_bom.py", "test_status_sheet.py", "test_race.py",
             "test_search_path.py", "test_tokens.py", "test_boards.py", "test_mat.py",
             "test_paper_dice.py", "test_kit_documents.py", "test_bad_layouts.py", "test_printshop.py",
-            "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py", "test_columns.py"]
+            "test_score_pad.py", "test_lint_sweep.py", "test_draw_fast.py", "test_columns.py",
+            "test_pdfs.py"]
 # (test_validate, test_report: the validator on its toy game, tests/validate_toy.py; test_race: the
 # race engine; test_search_path: the search's files, no game played)
-# the others, heaviest first, so that the run ends on short modules; any module not named runs last
-HEAVY = ["test_validate_games.py", "test_variant.py", "test_search.py", "test_haunt_the_block_engines.py",
-         "test_properties.py", "test_serve_browser.py", "test_tricky_treats_engines.py",
-         "test_boogaloo_sheet.py", "test_boogaloo_engines.py", "test_search_spaces.py",
+# the others: first those that wait for Boogaloo's or Tricky Treats' engine alone (ENGINES; the warmer
+# compiles them first), so the workers play them while it compiles Haunt the Block's (the longest:
+# in whole runs both workers sat 7-11 s in the first HEAVY module's set-up, waiting for all three);
+# then heaviest first, so that the run ends on short modules; any module not named runs last
+HEAVY = ["test_tricky_treats_engines.py", "test_boogaloo_sheet.py", "test_boogaloo_engines.py",
+         "test_boogaloo_variant.py", "test_tricky_treats_sheet.py",
+         "test_validate_games.py", "test_variant.py", "test_search.py", "test_haunt_the_block_engines.py",
+         "test_properties.py", "test_serve_browser.py", "test_search_spaces.py",
          "test_haunt_the_block_variant.py", "test_search_links.py", "test_serve.py",
-         "test_boogaloo_variant.py", "test_haunt_the_block_sheet.py", "test_tricky_treats_sheet.py",
-         "test_switched_off.py", "test_protocol.py"]
+         "test_haunt_the_block_sheet.py", "test_switched_off.py", "test_protocol.py"]
 
 
 def cold_engines() -> list[Path]:

@@ -13,6 +13,8 @@ from sheetgen.kinds import Options, layouts_dir, load, render_pages
 from sheetgen.paper import MM, SAFE_MARGIN_MM
 from sheetgen.scene import Box, Circle, walk
 
+from pdfs import page_texts
+
 
 def scene(name: str, paper: str = "a4"):
     opts = Options(paper=paper)
@@ -114,12 +116,12 @@ def test_rollers_board_shows_the_chips_of_the_chips_layout(tmp_path):
     counts, names and values, and the chips sheet holds that many for every player colour."""
     chips = load("rollers-chips").doc.content
     board = api.render("rollers-board", tmp_path / "r.pdf").path
-    text = " ".join(PdfReader(board).pages[0].extract_text().split())
+    text = " ".join(page_texts(board)[0].split())
     for k in chips.chips:
         assert f"{k.per_player} × {k.name}, worth {k.value} each" in text
     total = sum(k.per_player * k.value for k in chips.chips)
     assert re.search(rf"starts each round with {total} in chips", text)
-    sheet = " ".join(PdfReader(api.render("rollers-chips", tmp_path / "c.pdf").path).pages[0].extract_text().split())
+    sheet = " ".join(page_texts(api.render("rollers-chips", tmp_path / "c.pdf").path)[0].split())
     first = chips.chips[0]
     assert f"Chips: {chips.count(first)} {first.id} and" in sheet
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-import pdfplumber
 import pytest
 import yaml
 from pypdf import PdfReader
@@ -14,7 +13,10 @@ from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import ids
 
-from conftest import layout_fixtures, LAYOUTS, MM, page_texts
+from conftest import layout_fixtures, LAYOUTS, MM
+from pdfs import open_pdf, page_texts
+
+ENGINES = ("boogaloo",)  # the one engine played here: conftest waits for it alone
 
 
 _, a4 = layout_fixtures("boogaloo")
@@ -28,7 +30,7 @@ def doc():
 @lru_cache(maxsize=None)
 def _sizes(pdf_path) -> list[list[tuple[float, float]]]:
     """Per page, the (w, h) in mm of every drawn shape (rounded boxes, circles); parsed once."""
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pdf:
         return [[((o["x1"] - o["x0"]) / MM, (o["bottom"] - o["top"]) / MM) for o in page.curves]
                 for page in pdf.pages]
 
@@ -75,7 +77,7 @@ def test_sheet_option_prints_one_sheet(tmp_path, main, doc):
     assert res.returncode == 0, res.stderr
     reader = PdfReader(out)
     assert len(reader.pages) == 1
-    text = reader.pages[0].extract_text()
+    text = page_texts(out)[0]
     assert "Sheet 3 of 4" in text and doc.content.sheets[2].children[0].name in text
     assert len(render_pages(load("boogaloo"), Options(sheet=1))) == 1
     bad = main("render", "boogaloo", "--sheet", "5", "--out", str(tmp_path / "x.pdf"))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
 from sheetgen.booklet import order, write
+
+from pdfs import open_pdf
 
 PT = 72 / 25.4
 SHEET = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
@@ -28,7 +29,7 @@ def test_booklet_page_order_read_from_the_pdf(product, paper, pages, tmp_path):
     path = write(product, tmp_path / "b.pdf", paper).path
     assert PdfReader(path).viewer_preferences["/Duplex"] == "/DuplexFlipShortEdge"
     found = []
-    with pdfplumber.open(path) as pdf:
+    with open_pdf(path) as pdf:
         for page in pdf.pages:
             assert (round(page.width / PT, 1), round(page.height / PT, 1)) == SHEET[paper]
             halves = []

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-import pdfplumber
 import pytest
 import yaml
 
@@ -18,6 +17,7 @@ from sheetgen.kinds import Options
 from sheetgen.scene import Text
 
 from conftest import LAYOUTS, sheetgen_here as sheetgen
+from pdfs import open_pdf
 
 MM = 72 / 25.4
 TOL = 0.05  # mm
@@ -71,11 +71,11 @@ def render(tmp_path: Path, name: str, paper: str, **kw) -> Path:
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
 def decks(request, tmp_path_factory):
-    """(paper, {deck: its PDF open in pdfplumber}), open for the module's tests: pdfplumber keeps
-    what it parsed of each page, so the tests below parse each page once (the slow part)."""
+    """(paper, {deck: its PDF open (tests/pdfs.py)}), open for the module's tests: each page's
+    objects and chars are read once, whichever tests ask for them."""
     tmp = tmp_path_factory.mktemp(request.param)
     with contextlib.ExitStack() as stack:
-        yield request.param, {n: stack.enter_context(pdfplumber.open(render(tmp, n, request.param)))
+        yield request.param, {n: stack.enter_context(open_pdf(render(tmp, n, request.param)))
                               for n in EDGE}
 
 
@@ -174,7 +174,7 @@ def test_card_in_column_1_has_its_back_in_column_4(tmp_path, paper):
     backs = [card_frame(size, 3, edge="#ffffff") + [Text(20, 30, f"B{i}", 10)] for i in range(16)]
     pages = impose_cards(fronts, backs, size, paper, Options(), margin=6.35)
     write_pdf(pages, tmp_path / "m.pdf", "mirror")
-    with pdfplumber.open(tmp_path / "m.pdf") as pdf:
+    with open_pdf(tmp_path / "m.pdf") as pdf:
         def where(page, word):
             hit = next(x for x in page.extract_words() if x["text"] == word)
             return mm(hit["x0"]), mm(hit["top"])
@@ -196,7 +196,7 @@ def test_landscape_grid_swaps_rows_for_the_backs(tmp_path):
     write_pdf(pages, tmp_path / "l.pdf", "landscape")
     g = grid(size, "a4", 6.35)
     assert (g.page_w, g.page_h, g.cols, g.rows) == (297.0, 210.0, 4, 2)
-    with pdfplumber.open(tmp_path / "l.pdf") as pdf:
+    with open_pdf(tmp_path / "l.pdf") as pdf:
         assert len(pdf.pages) == 2
         words = [{w["text"]: (mm(w["x0"]), mm(w["top"])) for w in p.extract_words()} for p in pdf.pages]
     for i in range(8):
@@ -212,7 +212,7 @@ def test_a_gutter_gets_crop_marks_on_both_sides(tmp_path):
     write_pdf(pages, tmp_path / "g.pdf", "gutter")
     g = grid(size, "a4", 6.35, gutter=4)
     assert (g.cols, g.rows, g.page_w > g.page_h) == (4, 2, True)
-    with pdfplumber.open(tmp_path / "g.pdf") as pdf:
+    with open_pdf(tmp_path / "g.pdf") as pdf:
         marks = crop_marks(pdf.pages[0])
     vertical = sorted({round(m[0], 2) for m in marks if abs(m[0] - m[2]) < 1e-6})
     horizontal = sorted({round(m[1], 2) for m in marks if abs(m[1] - m[3]) < 1e-6})
@@ -226,7 +226,7 @@ def test_back_offset_moves_only_the_backs(tmp_path):
     plain = render(tmp_path, "special-treat-cards", "a4")
     shifted = tmp_path / "shifted.pdf"
     api.render("special-treat-cards", shifted, Options(paper="a4", back_offset=(0.5, -0.3)))
-    with pdfplumber.open(plain) as a, pdfplumber.open(shifted) as b:
+    with open_pdf(plain) as a, open_pdf(shifted) as b:
         assert bleed_rects(a.pages[0], EDGE["special-treat-cards"]) == \
             bleed_rects(b.pages[0], EDGE["special-treat-cards"])
         ra = bleed_rects(a.pages[1], BACK_EDGE["special-treat-cards"])
@@ -241,7 +241,7 @@ def test_cli_no_backs_back_offset_and_bleed(tmp_path):
     done = sheetgen("render", "special-treat-cards", "--no-backs", "--back-offset", "0.5,-0.3",
                     "--bleed", "2", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    with pdfplumber.open(out) as pdf:
+    with open_pdf(out) as pdf:
         assert len(pdf.pages) == 6  # 44 fronts, 8 a page, no backs
         rects = sum((bleed_rects(p, EDGE["special-treat-cards"]) for p in pdf.pages), [])
         assert len(rects) == 44
@@ -301,7 +301,7 @@ def test_long_text_shrinks_before_failing(tmp_path):
                            "Grab a cookie you pass or land on and snap it in two. " * 7)
     out = tmp_path / "ok.pdf"
     api.render(path, out)
-    with pdfplumber.open(out) as pdf:
+    with open_pdf(out) as pdf:
         words = [w for p in pdf.pages[0::2] for w in p.extract_words(extra_attrs=["size"])
                  if w["text"] == "Grab"]
         assert words and all(6 <= w["size"] < 10.5 for w in words)

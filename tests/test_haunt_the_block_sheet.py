@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
-from pypdf import PdfReader
 
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.lint import problems
 from sheetgen.scene import Box, Circle
 
 from conftest import edit_error, layout_fixtures, matching, render_error, LAYOUTS, MM
+from pdfs import open_pdf, page_texts
 
 CHILDREN = ["Bee", "Robot", "Scarecrow", "Dinosaur", "Pirate", "Black Cat", "Romeo", "Juliet",
             "Cheerleader", "Acrobat", "Giant", "Turtle"]
@@ -63,7 +62,7 @@ def test_every_engine_element_is_drawn(scene):
 
 
 def test_pdf_counts(a4):
-    with pdfplumber.open(a4) as pdf:
+    with open_pdf(a4) as pdf:
         curves = pdf.pages[0].curves
     # path spaces: rounded 14 mm squares (curves because of the rounded corners)
     spaces = [c for c in curves if abs(c["width"] - 14 * MM) < 0.3 and abs(c["height"] - 14 * MM) < 0.3]
@@ -73,7 +72,7 @@ def test_pdf_counts(a4):
 
 
 def test_names_printed(a4):
-    text = PdfReader(a4).pages[0].extract_text()
+    text = page_texts(a4)[0]
     for word in CHILDREN + ["STASH", "STARS", "BOO-NUS", "CHOCOLATE BARS", "FINAL SCORE", "TOTAL",
                             "Name", "Haunt the Block", "Use the lower die"]:
         assert word in text, word

@@ -4,9 +4,9 @@ counts of the PDFs, the deck/mat check at load, and the kit taking both."""
 from __future__ import annotations
 
 import pytest
-from pypdf import PdfReader
 
 from conftest import LAYOUTS, edit_error, page_mm
+from pdfs import page_texts
 from sheetgen import api
 from sheetgen.errors import SheetgenError
 from sheetgen.kinds import Options, load, render_pages
@@ -84,9 +84,9 @@ def test_pdf_page_sizes_and_counts(tmp_path):
     assert page_mm(big) == [(594.0, 420.0)]
     a3 = api.render(MAT, tmp_path / "a3.pdf", Options(poster="a3", tiles=True)).path
     assert page_mm(a3) == [(297.0, 210.0)] * 5  # landscape A4 holds an A3 poster in 2 x 2
-    text = PdfReader(a4).pages[1].extract_text()
+    text = page_texts(a4)[1]
     assert "Tile A1" in text and "GLUE" in text
-    assert "how to put it together" in PdfReader(a4).pages[0].extract_text()
+    assert "how to put it together" in page_texts(a4)[0]
 
 
 def test_mat_shows_every_kind_of_space():

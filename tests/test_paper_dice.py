@@ -8,13 +8,14 @@ import re
 from collections import Counter
 
 import numpy as np
-import pdfplumber
 import pytest
 
 from sheetgen import api
 from sheetgen.solids import _overlap, numbering, solid
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Line, walk
+
+from pdfs import open_pdf
 
 LAYOUT = "paper-dice"
 
@@ -86,7 +87,7 @@ def test_faces_of_a_net_never_overlap(faces):
 
 def test_pdf_holds_one_net_per_die_and_set(doc, tmp_path):
     out = api.render(LAYOUT, tmp_path / "dice.pdf", Options()).path
-    with pdfplumber.open(out) as pdf:
+    with open_pdf(out) as pdf:
         words = Counter(w["text"] for p in pdf.pages for w in p.extract_words())
     for die in doc.content.dice:
         assert words[die.name] == doc.content.sets, die.name

@@ -3,12 +3,13 @@ Special Treat text right under its divider, the lower lollipop of a card back tu
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from sheetgen import api
 from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Icon, walk
+
+from pdfs import open_pdf
 
 MM = 72 / 25.4
 
@@ -21,7 +22,7 @@ def decks(tmp_path_factory):
 
 
 def test_dash_n_bash_titles_share_one_size(decks):
-    with pdfplumber.open(decks["dash-n-bash"]) as pdf:
+    with open_pdf(decks["dash-n-bash"]) as pdf:
         sizes = {round(w["size"], 2) for page in pdf.pages[0::2]
                  for w in page.extract_words(extra_attrs=["size", "fontname"])
                  if w["fontname"].endswith("Lato-Bold") and w["text"] != "Attacking?"}
@@ -31,7 +32,7 @@ def test_dash_n_bash_titles_share_one_size(decks):
 
 
 def test_special_treat_text_starts_under_the_divider(decks):
-    with pdfplumber.open(decks["special-treat-cards"]) as pdf:
+    with open_pdf(decks["special-treat-cards"]) as pdf:
         gaps = []
         for page in pdf.pages[0::2]:
             words = page.extract_words()

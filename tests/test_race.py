@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from pypdf import PdfReader
 
 from conftest import ROOT, page_mm
+from pdfs import page_texts
 from sheetgen.games.run_for_your_life import race
 from sheetgen.errors import SheetgenError
 from sheetgen.games.run_for_your_life.race_validate import heatmap, parse_players, play, run
@@ -202,7 +202,7 @@ def test_heatmap_is_the_mat_with_each_space_share(tmp_path):
     report = run(MAT, 60, 1, [3], ["greedy"], workers=1)
     pdf = heatmap(MAT, report, tmp_path / "heat.pdf")
     assert page_mm(pdf) == [(594.0, 420.0)]
-    text = PdfReader(pdf).pages[0].extract_text()
+    text = page_texts(pdf)[0]
     assert f"{report['landings'][12]:.1%}" in text and "Pink Gumball" in text
 
 

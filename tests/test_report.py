@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sheetgen import kinds  # noqa: E402
 from sheetgen.cli import app  # noqa: E402
+
+from pdfs import open_pdf
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +49,7 @@ def test_pdf_is_a4_and_the_same_twice(tmp_path):
         r = report(str(toy(tmp_path)), "--games", "200", "--seed", "3", "--out", str(path), "--workers", "1")
         assert r.exit_code == 0, r.output
     assert a.read_bytes() == b.read_bytes()
-    with pdfplumber.open(a) as pdf:
+    with open_pdf(a) as pdf:
         page = pdf.pages[0]
         assert (round(page.width / (72 / 25.4)), round(page.height / (72 / 25.4))) == (210, 297)
         assert "balance report" in page.extract_text()

@@ -8,7 +8,6 @@ import re
 from collections import Counter
 
 import pytest
-from pdfminer.high_level import extract_text
 
 from sheetgen import api
 from sheetgen.games.roll_for_your_life.odds import simulate
@@ -18,6 +17,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import walk
 
 from conftest import LAYOUTS, edit_error
+from pdfs import pdf_text
 
 PARTS = load("gingerbread-cookies").doc.content.parts.model_dump()  # a cookie's parts, as the cookies layout has them
 
@@ -51,7 +51,7 @@ def test_six_stickers_and_a_cube_per_die(layout, dice, tmp_path):
     assert len([i for i in ids if re.fullmatch(r"cube\.\w+\.\d+\.face\.[1-6]", i)]) == 6 * dice
     assert sum(d.count for d in doc.content.dice) == dice
     out = api.render(layout, tmp_path / "d.pdf", Options(paper="letter")).path
-    assert extract_text(str(out)).split().count("cube") == dice
+    assert pdf_text(out).split().count("cube") == dice
 
 
 def test_rules_cards_read_plain_dice_as_the_dice_layout_maps_them():

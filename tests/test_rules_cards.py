@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -17,6 +16,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Para, Text, walk
 
 from conftest import page_mm
+from pdfs import open_pdf, page_texts
 
 # the cards each game takes with the shipped text (Run for Your Life had four rules cards)
 COUNTS = {"tricky-treats": 4, "haunt-the-block": 3, "boogaloo": 2, "run-for-your-life": 4,
@@ -70,7 +70,7 @@ def test_game_option_renders_one_game(per_game, doc):
         n = COUNTS[gid]
         reader = PdfReader(path)
         assert len(reader.pages) == 2 * -(-n // 8)  # fronts, then their backs
-        front = reader.pages[0].extract_text()
+        front = page_texts(path)[0]
         for i in range(1, n + 1):
             assert f"{i}/{n}" in front, (gid, i)
         assert f"{n + 1}/{n}" not in front
@@ -92,7 +92,7 @@ def test_product_picks_its_games(doc):
 def test_headings_and_every_word_in_the_pdf(per_game, doc):
     games = {g.id: g for g in doc.content.games}
     for gid, path in per_game.items():
-        text = squash(PdfReader(path).pages[0].extract_text())
+        text = squash(page_texts(path)[0])
         game = games[gid]
         assert squash(game.name) in text
         for sec in [needs_section(game), *game.sections]:
@@ -110,7 +110,7 @@ def test_no_text_below_six_points(doc, per_game):
     body = [it.size for page in pages for it, _, _ in walk(page.items) if isinstance(it, Para)]
     assert min(body) >= 6.5  # in practice: 7 pt preferred, Run for Your Life's 4 cards at 6.75
     for path in per_game.values():
-        with pdfplumber.open(path) as pdf:
+        with open_pdf(path) as pdf:
             assert min(ch["size"] for ch in pdf.pages[0].chars) >= 6.0 - 1e-6
 
 
@@ -183,12 +183,11 @@ def test_cli_game_option(main, tmp_path):
     out = tmp_path / "b.pdf"
     res = main("render", "rules-cards", "--game", "boogaloo", "--out", str(out))
     assert res.returncode == 0, res.stderr
-    assert "Boogaloo" in PdfReader(out).pages[0].extract_text()
+    assert "Boogaloo" in page_texts(out)[0]
 
 
 def test_backs_follow_fronts_and_name_the_game(per_game):
-    reader = PdfReader(per_game["rollers"])
-    back = reader.pages[1].extract_text()
+    back = page_texts(per_game["rollers"])[1]
     assert back.count("RULES") == COUNTS["rollers"] and "Rollers" in back
     assert PdfReader(api.render("rules-cards", per_game["rollers"].with_name("nb.pdf"),
                                 Options(game="rollers", backs=False)).path).get_num_pages() == 1
@@ -238,7 +237,7 @@ def test_rules_text_prints_the_parts_numbers(tmp_path, monkeypatch):
     assert "worth 7: for" in text("haunt-the-block") and "worth 5" not in text("haunt-the-block")
     assert "they make 3 Dash" in text("run-for-your-life")
     pdf = api.render("rules-cards", tmp_path / "rfyl.pdf", Options(game="run-for-your-life")).path
-    assert "theymake3DashNBash" in squash(" ".join(p.extract_text() for p in PdfReader(pdf).pages))
+    assert "theymake3DashNBash" in squash(" ".join(page_texts(pdf)))
 
 
 def test_unknown_number_in_rules_text_names_the_section(tmp_path, monkeypatch):

@@ -3,7 +3,6 @@ write-in boxes of at least 5 mm, on A4 and Letter."""
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from sheetgen import api
@@ -11,6 +10,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import Box, walk
 
 from conftest import page_mm
+from pdfs import EPS_MM, open_pdf
 
 MM = 72 / 25.4
 
@@ -38,7 +38,7 @@ def test_pad_pdf(tmp_path, paper):
     out = tmp_path / f"pad-{paper}.pdf"
     api.render("roll-score-pad", out, Options(paper=paper))
     assert page_mm(out) == [{"a4": (210.0, 297.0), "letter": (215.9, 279.4)}[paper]]
-    with pdfplumber.open(out) as pdf:
+    with open_pdf(out) as pdf:
         page = pdf.pages[0]
         text = page.extract_text()
         # two pads per page: every row twice
@@ -47,7 +47,7 @@ def test_pad_pdf(tmp_path, paper):
         for phrase in ("Round total", "Trophies", "Special Treats", "Survivor's parts"):
             assert text.count(phrase) == 6, phrase  # once a round
         stroked = [r for r in page.rects if r["stroke"]]
-        big = [r for r in stroked if r["height"] / MM >= 5.0 - 1e-6 and r["width"] / MM >= 5.0 - 1e-6]
+        big = [r for r in stroked if r["height"] / MM >= 5.0 - EPS_MM and r["width"] / MM >= 5.0 - EPS_MM]
         assert len(big) == 2 * 60  # every write-in box, both pads, at least 5 mm
 
 

@@ -17,6 +17,8 @@ from sheetgen.search import RESCORE, RUNGS, UNIT, Plan, Target, parse_target, se
 from sheetgen.search_out import write_all
 from sheetgen.search_play import Local, Unit, play_unit, seed_of
 
+from pdfs import page_texts
+
 GAME = "tricky-treats"
 SMALL = Plan(candidates=8, keep=1, first=1000, most=2000, rescore=1000)
 
@@ -96,7 +98,7 @@ def test_halving_cuts_and_outputs_tell_what_it_saved(one):
     doc = json.loads((out / "search.json").read_text())
     assert doc["games_played"] == s.played <= doc["games_planned"] < doc["games_without_halving"]
     assert doc["kept"][0]["rescored"]["games"] == 1000 and "mean" in doc["rescore_shift"]
-    text = PdfReader(out / "report.pdf").pages[0].extract_text()
+    text = page_texts(out / "report.pdf")[0]
     assert "successive halving saved" in text and "Kept variants" in text
     yaml_text = (out / f"{GAME}-5-c{s.kept[0].index}.yaml").read_text()
     assert yaml_text.startswith("# Kept by: sheetgen search tricky-treats --seed 5")

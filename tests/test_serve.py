@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 import yaml
 import qrcode
@@ -15,6 +14,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import QR, walk
 
 from conftest import LAYOUTS, MM
+from pdfs import open_pdf
 
 BASE = "http://192.168.1.20:8000"
 
@@ -94,7 +94,7 @@ def test_the_qr_code_has_a_four_module_quiet_zone_on_white(tmp_path):
     out = api.render("gingerbread-status", tmp_path / "g.pdf", Options(base_url=BASE)).path
     data = qr_data("gingerbread-status", Options(base_url=BASE)).pop()
     n = len(qr_matrix(data))
-    with pdfplumber.open(out) as pdf:
+    with open_pdf(out) as pdf:
         page = pdf.pages[0]
         white = [r for r in page.rects if r["fill"] and r["non_stroking_color"] in ((1, 1, 1), [1, 1, 1], (1,), [1])
                  and abs(r["width"] - 20 * MM) < 0.01]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -11,6 +10,7 @@ from sheetgen.draw import qr_matrix
 from sheetgen.kinds import Options, load
 
 from conftest import layout_fixtures, MM, page_mm
+from pdfs import open_pdf, page_texts
 
 CANDIES = ["Ju Ju", "Peppermint Swirl", "Gumball", "Candy Corn", "Hard Candy", "Chocolate"]
 ALIASES = ["Gumdrop", "Head Shot", "Candy Buttons", "The Corns", "Grandma Candy", "Candy Bar"]
@@ -21,7 +21,7 @@ _, a4 = layout_fixtures("gingerbread-status")
 
 def _damage_boxes(pdf_path):
     """Square rects of the damage-box size, grouped by fill colour."""
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pdf:
         rects = pdf.pages[0].rects
     # damage boxes are 5 to 6 mm squares (the figure shrinks to fit 4 to a page, never below 5 mm)
     return [r for r in rects if 4.95 * MM < r["width"] < 6.05 * MM and abs(r["width"] - r["height"]) < 0.1]
@@ -38,7 +38,7 @@ def test_a4_and_letter_page_sizes(a4, tmp_path, main):
 
 
 def test_candy_names_and_aliases_printed(a4):
-    text = PdfReader(a4).pages[0].extract_text()
+    text = page_texts(a4)[0]
     for word in CANDIES + ALIASES + ["Basic game", "Extended game", "Name"]:
         assert word in text, word
 
@@ -76,7 +76,7 @@ def test_qr_matches_the_qrcode_matrix(a4):
     doc = load("gingerbread-status").doc
     matrix = qr_matrix(doc.content.qr)
     n = len(matrix)
-    with pdfplumber.open(a4) as pdf:
+    with open_pdf(a4) as pdf:
         page = pdf.pages[0]
         black = [r for r in page.rects if r["non_stroking_color"] in ((0, 0, 0), [0, 0, 0], (0,), [0])
                  and r["fill"] and r["height"] < 2 * MM]
@@ -107,7 +107,7 @@ def test_all_fonts_embedded(a4):
 
 def test_ink_saver_has_no_colour_fills(tmp_path):
     out = api.render("gingerbread-status-ink-saver", tmp_path / "i.pdf").path
-    with pdfplumber.open(out) as pdf:
+    with open_pdf(out) as pdf:
         fills = {tuple(r["non_stroking_color"] or ()) for r in pdf.pages[0].rects if r["fill"]}
     greys = {c for c in fills if len(c) == 1 or len(set(c)) == 1}
     assert fills == greys  # only black, white and the grey of extended boxes

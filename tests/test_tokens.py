@@ -3,7 +3,6 @@ circular cut guides, mirrored face-down side, names and points."""
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 import yaml
 
@@ -11,6 +10,7 @@ from sheetgen import api
 from sheetgen.kinds import Options
 
 from conftest import LAYOUTS
+from pdfs import EPS_MM, open_pdf
 
 MM = 72 / 25.4
 GUIDE = (0.2, 0.2, 0.2)  # #333333 cut guides
@@ -35,7 +35,7 @@ def tokens(request, tmp_path_factory):
 
 
 def test_twelve_round_tokens_with_cut_guides_and_backs(tokens):
-    with pdfplumber.open(tokens) as pdf:
+    with open_pdf(tokens) as pdf:
         assert len(pdf.pages) == 2
         front, back = guides(pdf.pages[0]), guides(pdf.pages[1])
         width = pdf.pages[0].width / MM
@@ -45,7 +45,7 @@ def test_twelve_round_tokens_with_cut_guides_and_backs(tokens):
     # bleed discs (2 mm) never touch: centres at least a diameter + 2 bleeds apart
     for i, a in enumerate(front):
         for b in front[i + 1:]:
-            assert ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 >= 44 + 4 - 1e-6
+            assert ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 >= 44 + 4 - EPS_MM
     # face-down side mirrored for long-edge duplex
     mirrored = sorted((round(width - cx, 2), round(cy, 2)) for cx, cy, _ in front)
     assert mirrored == sorted((round(cx, 2), round(cy, 2)) for cx, cy, _ in back)
@@ -56,7 +56,7 @@ def test_every_token_shows_its_name_and_points(tokens):
     expected = sorted((t["name"], t["points"]) for t in data["content"]["tokens"]
                       for _ in range(t.get("count", 1)))
     found = []
-    with pdfplumber.open(tokens) as pdf:
+    with open_pdf(tokens) as pdf:
         page = pdf.pages[0]
         for cx, cy, d in guides(page):
             r = d / 2

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pdfplumber
 import pytest
 from typer.testing import CliRunner
 
@@ -21,6 +20,8 @@ from sheetgen.cli import app  # noqa: E402
 from sheetgen.validate.engine import BATCH, Batch  # noqa: E402
 from sheetgen.validate.report import stats  # noqa: E402
 from sheetgen.validate.run import batches, check, run  # noqa: E402
+
+from pdfs import open_pdf
 
 MM = 72 / 25.4
 FULL = [1, 2, 3, 4, 5, 6]  # every box can be marked
@@ -265,7 +266,7 @@ def test_heatmap_shades_the_sheet(tmp_path):
     pdf = tmp_path / "heat.pdf"
     r = cli(str(toy(tmp_path, FULL + [7])), "--games", "1000", "--heatmap", str(pdf), "--paper", "letter")
     assert r.exit_code == 1
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         (page,) = doc.pages  # the key sits under the sheet, drawn a little smaller
         assert (round(page.width / MM, 1), round(page.height / MM, 1)) == (215.9, 279.4)
         text = page.extract_text()
@@ -285,14 +286,14 @@ def test_heatmap_of_several_sheets(tmp_path):
     pdf = tmp_path / "heat.pdf"
     r = cli(str(toy(tmp_path, FULL, [1, 7])), "--games", "500", "--heatmap", str(pdf))
     assert r.exit_code == 1
-    with pdfplumber.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         assert len(doc.pages) == 2  # one page a sheet, each with its key
         assert [len(_heat_rects(p)) for p in doc.pages] == [6 + 10, 1 + 10]
         assert "sheet 2 (row 2)" in doc.pages[1].extract_text()
     one = tmp_path / "one.pdf"
     assert cli(str(toy(tmp_path, FULL, [1, 7])), "--games", "500", "--sheet", "1",
                "--heatmap", str(one)).exit_code == 0
-    with pdfplumber.open(one) as doc:
+    with open_pdf(one) as doc:
         assert len(doc.pages) == 1
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from pypdf import PdfReader
 
 from sheetgen import variant as v
 from sheetgen.errors import SheetgenError
@@ -11,6 +10,7 @@ from sheetgen.kinds import Options, load, render_pages
 from sheetgen.scene import QR, walk
 
 from conftest import LAYOUTS
+from pdfs import page_texts
 
 FAST = v.Settings(games=300)
 GAMES = [g for g in v.GAMES if (LAYOUTS / f"{g}.yaml").exists()]
@@ -39,7 +39,7 @@ def test_variant_loads_renders_and_validates_like_any_layout(game, tmp_path, mai
     pdf = tmp_path / "again.pdf"
     res = main("render", str(out.yaml_path), "--out", str(pdf))
     assert res.returncode == 0, res.stderr
-    text = PdfReader(pdf).pages[0].extract_text()
+    text = page_texts(pdf)[0]
     assert out.variant_id in text and "seed 5" in text
     # the same games the variant was accepted on: same seed, same count
     res = main("validate", str(out.yaml_path), "--games", "300", "--seed", "5", "--workers", "1", "--json")
