@@ -93,7 +93,7 @@ def problems(page: Page, margin: float = SAFE_MARGIN_MM, text_only: bool = False
                 or y1 > page.height - margin + tol:
             out.append(f"{name}: outside the {margin:g} mm printer-safe margin "
                        f"({x0:.1f},{y0:.1f})-({x1:.1f},{y1:.1f})")
-    return out + touching(page)
+    return out + touching(page, placed)
 
 
 def _ink_box(it, dx: float, dy: float, clip) -> tuple[float, float, float, float] | None:
@@ -208,16 +208,16 @@ def overlapping(box, rows, tol: float, limit: int = 250_000):
     return n[keep], m[keep]
 
 
-def touching(page: Page, tol: float = 0.05) -> list[str]:
+def touching(page: Page, placed_items: list | None = None, tol: float = 0.05) -> list[str]:
     """Text that runs into another element: their rectangles overlap while neither holds the
     other (a label inside its box, a box drawn inside a paragraph's area, or an unstroked fill
     drawn before the text as its background are fine), and for a line or circle its real shape
     meets the text, not only its bounding box. What a filled box or circle holding the text covers
     (drawn before it) is hidden; a layer group's texts meet only its own items. The overlapping
     rectangles are found by sort and sweep (`overlapping`), so only the few pairs that overlap
-    reach the exact geometry."""
+    reach the exact geometry. `placed_items`: the page's `_clipped` items, when already walked."""
     placed, facts = [], []
-    for it, dx, dy, clip, layer in _clipped(page.items):
+    for it, dx, dy, clip, layer in placed_items if placed_items is not None else _clipped(page.items):
         b = _ink_box(it, dx, dy, clip)
         if b is None:
             continue
