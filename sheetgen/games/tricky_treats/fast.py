@@ -12,7 +12,8 @@ Each function mirrors a part of rules.State. Options come in the reference's can
 greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
 hold both engines to the same end states. Shortcuts that keep the same decisions:
 - the boxes that can still be crossed out are one 36-bit mask (`free`), so a random pick finds
-  its r-th option by bit counts (popcount, a 6-bit table) instead of listing the options;
+  its r-th option by bit counts (popcount, validate.bits.select, a 6-bit table) instead of listing
+  the options;
 - greedy keeps every box's value as a key, value * 64 + 63 - box (`GAME.key`), so the first box
   of highest value is the highest key: a decision among boxes is a max over keys (36 for a star
   or doubles, 6 per die for a plan), with no branch per option. A key changes only by steps: a
@@ -45,7 +46,7 @@ import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ...validate.bits import popcount
+from ...validate.bits import popcount, select
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .board import Tables, finish, layout_of, tables
 from .policy import (BAT_COST, BIG, CANDY_WEIGHT, K, MOON_SCARE_STEP, PYRAMID_LEVEL, SCARE_STEP, SKULL_SCARE,
@@ -170,9 +171,9 @@ def _candy_step(tb, s, k, n):
 def _child_step(tb, s, box):
     """Box taken: its key is shut, and its child's other boxes' keys follow their symbol values
     (rules.box_value: a symbol with one box left is worth more)."""
-    c, v = box // 6, box % 6
+    c = np.int64(U(box) // U(6))  # (unsigned: no sign fix-ups)
     f = (s.free >> (6 * c)) & 63
-    old, new = U((c * 64 + (f | (1 << v))) * 6), U((c * 64 + f) * 6)
+    old, new = U((c * 64 + (f | (1 << (box - 6 * c)))) * 6), U((c * 64 + f) * 6)
     for j in range(6):
         s.key[U(6 * c + j)] += np.int64(tb.symb[new + U(j)] - tb.symb[old + U(j)]) * 64
     s.key[U(box)] = SHUT
@@ -247,18 +248,11 @@ def _argmax(s, n):
 @jit
 def _any_box(tb, s):
     """Doubles and stars: a decision among every available box (-1: none, no decision)."""
-    if not s.greedy:  # the r-th available box, found child by child without branches
+    if not s.greedy:  # the r-th available box
         n = popcount(s.free)
         if n == 0:
             return -1
-        r, box = _choose(s, n), np.int64(0)
-        for c in range(6):
-            f = (s.free >> (6 * c)) & 63
-            p = popcount(f)
-            here = (r >= 0) & (r < p)
-            box += (6 * c + tb.nth6[U(f * 6 + (r if here else 0))]) if here else 0
-            r -= p
-        return box
+        return select(s.free, _choose(s, n))
     box, _ = _best_box(tb, s)
     s.k += box >= 0
     return box
@@ -372,9 +366,7 @@ def _cauldron(tb, s):
             if x > best_v:
                 i, best_v = j, x
     else:  # the r-th
-        for _ in range(_choose(s, popcount(free))):
-            left &= left - 1
-        i = trailing_zeros(left)
+        i = select(free, _choose(s, popcount(free)))
     s.caul |= np.int64(1) << i
     _add_candy(tb, s, tb.caul[U(i)])
 
