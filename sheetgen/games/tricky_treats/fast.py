@@ -12,8 +12,8 @@ Each function mirrors a part of rules.State. Options come in the reference's can
 greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
 hold both engines to the same end states. Shortcuts that keep the same decisions:
 - the boxes that can still be crossed out are one 36-bit mask (`free`), so a random pick finds
-  its r-th option by bit counts (popcount, validate.bits.select, a 6-bit table) instead of listing
-  the options;
+  its r-th option by bit counts (popcount and validate.bits.select) instead of listing the
+  options (a plan's: the free boxes for die 1, then die 2, gathered into one 12-bit mask);
 - greedy keeps every box's value as a key, value * 64 + 63 - box (`GAME.key`), so the first box
   of highest value is the highest key: a decision among boxes is a max over keys (36 for a star
   or doubles, 6 per die for a plan), with no branch per option. A key changes only by steps: a
@@ -80,7 +80,7 @@ TAB = np.dtype([
     ("caul", i8, MAX_CAULDRON), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
     ("actions", i8, len(ACTIONS)), ("n_act", i8),  # sizes: the most the model allows
     ("sym_mask", i8, 6 * MAX_POWERS + 6), ("sym_kind", i8, 6 * MAX_POWERS + 6), ("n_pow", i8),
-    ("turns", i8), ("bones_any", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
+    ("turns", i8), ("bones_any", i8), ("pop6", i8, 64),  # set bits of a 6-bit mask
     ("at", i8, len(PARTS))], align=True)  # where each part of the end state starts
 
 # One game during play: the sheet's marks, effects waiting, and the decision being made.
@@ -137,10 +137,7 @@ def build(t: Tables) -> np.ndarray:
     r["n_pow"], r["turns"], r["bones_any"] = P, t.turns, t.bones_any
     r["at"] = [layout_of(t)[name].start for name in PARTS]
     assert list(r["at"][:4]) == [0, 36, 42, 48], "_flat writes boxes, scares and stash at fixed places"
-    for m in range(64):
-        bits = [i for i in range(6) if m >> i & 1]
-        r["pop6"][m] = len(bits)
-        r["nth6"][m * 6:m * 6 + len(bits)] = bits
+    r["pop6"] = [bin(m).count("1") for m in range(64)]
     return tab
 
 
@@ -558,15 +555,13 @@ def _die_child(tb, s, a, b, plan):
     # bit c: child c's box for the die is free (one multiply gathers bits 0, 6, ..., 30)
     m1 = ((((s.free >> (a - 1)) & COLS) * GATHER) >> 30) & 63
     m2 = ((((s.free >> (b - 1)) & COLS) * GATHER) >> 30) & 63
-    n1 = popcount(m1)
-    n = n1 + popcount(m2)
+    both = m1 | (m2 << 6)  # bit 6 * die index + child: the options in order
+    n = popcount(both)
     if n == 0:
         return -1
     if s.greedy:
         return _die_child_greedy(tb, s, a, b, plan, m1, m2)
-    r = _choose(s, n)
-    second = r >= n1  # no branch: the choice is random
-    return 6 * second + tb.nth6[U((m2 if second else m1) * 6 + r - (n1 if second else 0))]
+    return select(both, _choose(s, n))
 
 
 @jit
