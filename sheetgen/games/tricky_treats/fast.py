@@ -19,10 +19,11 @@ hold both engines to the same end states. Shortcuts that keep the same decisions
   or doubles, 6 per die for a plan), with no branch per option. A key changes only by steps: a
   candy's stash growing adds the points its next candy adds to that candy's boxes, a box taken
   adds its child's change in symbol values (a table by the child's free boxes, `symb`) and shuts
-  the box (`SHUT`, far below any value), a child scared shuts its boxes;
+  the box (`SHUT`, far below any value), a child scared shuts its boxes. A game starts from the
+  blank sheet's keys (`TAB.key0`); cover adds its target's bonus to the boxes that help it;
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
   reference's queue);
-- the random policy skips greedy's bookkeeping (candy values, option values), greedy and cover
+- the random policy skips greedy's bookkeeping (keys, option values), greedy and cover
   copy no uniforms, and a stash column's count (candies past it) is kept as candies come.
 Speed: a random game's branches are unpredictable, so what its picks lead to (which die and
 box, a reward earned, a symbol unlocked, a third scare) is computed without branches; rare
