@@ -12,13 +12,18 @@ Each function mirrors a part of rules.State. Options come in the reference's can
 greedy values follow rules.values, so the equality tests (tests/test_tricky_treats_engines.py)
 hold both engines to the same end states. Shortcuts that keep the same decisions:
 - the boxes that can still be crossed out are one 36-bit mask (`free`), so a random pick finds
-  its r-th option by bit counts (popcount, a 6-bit table) instead of listing the options;
-- a free box's greedy value is a symbol part, one table lookup by its child's free boxes
-  (`symb`), plus a candy and cover part kept per box (`bval`, refreshed for a candy's free boxes
-  when its stash grows); greedy scans only free boxes (trailing_zeros);
+  its r-th option by bit counts (popcount and validate.bits.select) instead of listing the
+  options (a plan's: the free boxes for die 1, then die 2, gathered into one 12-bit mask);
+- greedy keeps every box's value as a key, value * 64 + 63 - box (`GAME.key`), so the first box
+  of highest value is the highest key: a decision among boxes is a max over keys (36 for a star
+  or doubles, 6 per die for a plan), with no branch per option. A key changes only by steps: a
+  candy's stash growing adds the points its next candy adds to that candy's boxes, a box taken
+  adds its child's change in symbol values (a table by the child's free boxes, `symb`) and shuts
+  the box (`SHUT`, far below any value), a child scared shuts its boxes. A game starts from the
+  blank sheet's keys (`TAB.key0`); cover adds its target's bonus to the boxes that help it;
 - pyramid boxes are checked the moment they are earned (they ask nothing and come first in the
   reference's queue);
-- the random policy skips greedy's bookkeeping (candy values, option values), greedy and cover
+- the random policy skips greedy's bookkeeping (keys, option values), greedy and cover
   copy no uniforms, and a stash column's count (candies past it) is kept as candies come.
 Speed: a random game's branches are unpredictable, so what its picks lead to (which die and
 box, a reward earned, a symbol unlocked, a third scare) is computed without branches; rare
@@ -42,7 +47,7 @@ import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ...validate.bits import popcount
+from ...validate.bits import popcount, select
 from .model import ACTIONS, IMMEDIATE, MAX_CAULDRON, MAX_LEVELS, MAX_POWERS, POWERS, TrickySheet
 from .board import Tables, finish, layout_of, tables
 from .policy import (BAT_COST, BIG, CANDY_WEIGHT, K, MOON_SCARE_STEP, PYRAMID_LEVEL, SCARE_STEP, SKULL_SCARE,
@@ -51,6 +56,7 @@ from .policy import (BAT_COST, BIG, CANDY_WEIGHT, K, MOON_SCARE_STEP, PYRAMID_LE
 BONE, CAULDRON, BAT, PYRAMID, MOON, SKULL = range(6)
 STAR_ACT, CAULDRON_ACT, PYRAMID_ACT = range(3)  # ACTIONS
 NEG = -(1 << 40)  # value of a box that cannot be taken
+SHUT = -(1 << 56)  # a taken or closed box's key (candy steps added to it keep it far below any other)
 DUMMY = (1 << 40) | (1 << 41)  # a mask no box completes
 ALL36 = (1 << 36) - 1
 COLS = sum(1 << (6 * c) for c in range(6))  # bit 0 of each child's 6 bits
@@ -65,6 +71,7 @@ PARTS = ("boxes", "scares", "stash", "unlocked", "used", "boonus", "bcount", "re
 # The sheet, as the compiled functions read it (one record: passed by reference, cheap to call with).
 TAB = np.dtype([
     ("symb", np.int16, 6 * 64 * 6),  # a free box's symbol value, by child, the child's free boxes, die value
+    ("key0", i8, 36),  # each box's key on a blank sheet (GAME.key)
     ("cmask", i8, 6),  # the boxes of each candy
     ("bc", i8, 36), ("gt", i8, 8),  # candy of each box; points the (n+1)-th candy of a type adds
     ("pm", i8, 36), ("pk", i8, 36),  # each box's power symbol: its boxes (DUMMY: none) and power
@@ -74,7 +81,7 @@ TAB = np.dtype([
     ("caul", i8, MAX_CAULDRON), ("n_caul", i8), ("needs", i8, 7), ("rew_star", i8, 7),
     ("actions", i8, len(ACTIONS)), ("n_act", i8),  # sizes: the most the model allows
     ("sym_mask", i8, 6 * MAX_POWERS + 6), ("sym_kind", i8, 6 * MAX_POWERS + 6), ("n_pow", i8),
-    ("turns", i8), ("bones_any", i8), ("pop6", i8, 64), ("nth6", i8, 64 * 6),  # set bits of a 6-bit mask
+    ("turns", i8), ("bones_any", i8), ("pop6", i8, 64),  # set bits of a 6-bit mask
     ("at", i8, len(PARTS))], align=True)  # where each part of the end state starts
 
 # One game during play: the sheet's marks, effects waiting, and the decision being made.
@@ -82,7 +89,7 @@ GAME = np.dtype([
     ("boxes", i8), ("free", i8),  # the boxes crossed out; those that still can be
     ("scares", i8, 6), ("stash", i8, 6), ("used", i8, 6), ("ready", i8, 6),
     ("over", i8, 7),  # candies whose stash holds more than n, per n (kept by _add_candy)
-    ("bval", i8, 36),  # each box's candy and cover part of its greedy value, kept up to date (_candy_value)
+    ("key", i8, 36),  # each box's greedy value * 64 + 63 - box (SHUT: not free), kept up to date
     ("reward", i8, 7),  # 0 not earned, 1 star / cauldron chosen, 2 pyramid, 3 waiting, 4 lost
     ("caul", i8), ("pyr", i8), ("lost", i8), ("missed", i8), ("turn", i8),
     ("pc", i8), ("pcp", i8), ("pr", i8), ("ps", i8),  # effects waiting: cauldron boxes, columns'
@@ -108,6 +115,8 @@ def build(t: Tables) -> np.ndarray:
     tab = np.zeros(1, TAB)
     r = tab[0]
     r["symb"], r["bc"], r["gt"] = symb.reshape(-1), t.box_candy, np.append(np.diff(t.points), 0)
+    box = np.arange(36)
+    r["key0"] = (symb[box // 6, 63, box % 6] + CANDY_WEIGHT * r["gt"][0]) * 64 + 63 - box
     r["pm"], r["bm"] = DUMMY, DUMMY
     r["cmask"] = [sum(1 << int(b) for b in np.flatnonzero(t.box_candy == k)) for k in range(6)]
     for s in range(S):
@@ -129,10 +138,7 @@ def build(t: Tables) -> np.ndarray:
     r["n_pow"], r["turns"], r["bones_any"] = P, t.turns, t.bones_any
     r["at"] = [layout_of(t)[name].start for name in PARTS]
     assert list(r["at"][:4]) == [0, 36, 42, 48], "_flat writes boxes, scares and stash at fixed places"
-    for m in range(64):
-        bits = [i for i in range(6) if m >> i & 1]
-        r["pop6"][m] = len(bits)
-        r["nth6"][m * 6:m * 6 + len(bits)] = bits
+    r["pop6"] = [bin(m).count("1") for m in range(64)]
     return tab
 
 
@@ -148,26 +154,35 @@ jit = numba.njit(nogil=True)  # helpers: compiled into _play (whose cache holds 
 
 # -- questions the rules ask ---------------------------------------------------------------------
 @jit
-def _candy_value(tb, s, k):
-    """Keep s.bval of candy k's boxes, the candy and cover part of their greedy value, up to date
-    (rules.box_value; only free boxes' are read, but all are written: a loop of the same length
-    for a candy each time predicts its exit)."""
-    v = CANDY_WEIGHT * tb.gt[U(s.stash[U(k)])] + BIG * ((s.h_cand >> k) & 1)
+def _candy_step(tb, s, k, n):
+    """Candy k's stash grew from n: its boxes' keys follow the points its next candy adds (taken
+    boxes' too, which stay far below: a loop of the same length for a candy predicts its exit)."""
+    step = CANDY_WEIGHT * (tb.gt[U(n + 1)] - tb.gt[U(n)]) * 64
     left = tb.cmask[U(k)]
     while left:
         b = trailing_zeros(left)
         left &= left - 1
-        s.bval[U(b)] = v + BIG * ((s.h_boxes >> b) & 1)
+        s.key[U(b)] += step
+
+
+@jit
+def _child_step(tb, s, box):
+    """Box taken: its key is shut, and its child's other boxes' keys follow their symbol values
+    (rules.box_value: a symbol with one box left is worth more)."""
+    c = np.int64(U(box) // U(6))  # (unsigned: no sign fix-ups)
+    f = (s.free >> (6 * c)) & 63
+    old, new = U((c * 64 + (f | (1 << (box - 6 * c)))) * 6), U((c * 64 + f) * 6)
+    for j in range(6):
+        s.key[U(6 * c + j)] += np.int64(tb.symb[new + U(j)] - tb.symb[old + U(j)]) * 64
+    s.key[U(box)] = SHUT
 
 
 @jit
 def _box_value(tb, s, b):
     """rules.box_value, NEG where the box cannot be taken."""
-    c, v = b // 6, b % 6
-    f = (s.free >> (6 * c)) & 63
-    if not (f >> v) & 1:
+    if not (s.free >> b) & 1:
         return NEG
-    return tb.symb[(c * 64 + f) * 6 + v] + s.bval[b]
+    return s.key[U(b)] >> 6
 
 
 @jit
@@ -231,18 +246,11 @@ def _argmax(s, n):
 @jit
 def _any_box(tb, s):
     """Doubles and stars: a decision among every available box (-1: none, no decision)."""
-    if not s.greedy:  # the r-th available box, found child by child without branches
+    if not s.greedy:  # the r-th available box
         n = popcount(s.free)
         if n == 0:
             return -1
-        r, box = _choose(s, n), np.int64(0)
-        for c in range(6):
-            f = (s.free >> (6 * c)) & 63
-            p = popcount(f)
-            here = (r >= 0) & (r < p)
-            box += (6 * c + tb.nth6[U(f * 6 + (r if here else 0))]) if here else 0
-            r -= p
-        return box
+        return select(s.free, _choose(s, n))
     box, _ = _best_box(tb, s)
     s.k += box >= 0
     return box
@@ -250,18 +258,14 @@ def _any_box(tb, s):
 
 @jit
 def _best_box(tb, s):
-    """The first available box of highest greedy value, and that value (-1 and NEG: none)."""
-    best, best_v = -1, NEG
-    for c in range(6):
-        f = (s.free >> (6 * c)) & 63
-        row, left = (c * 64 + f) * 6, f  # the symbol values of this child's free boxes
-        while left:
-            v = trailing_zeros(left)
-            left &= left - 1
-            x = tb.symb[U(row + v)] + s.bval[U(6 * c + v)]
-            if x > best_v:
-                best, best_v = 6 * c + v, x
-    return best, best_v
+    """The first available box of highest greedy value, and that value (-1 and NEG: none): the
+    highest key (a key is value * 64 + 63 - box: the first box wins a tie)."""
+    if s.free == 0:
+        return -1, NEG
+    best = SHUT
+    for b in range(36):
+        best = max(best, s.key[b])
+    return 63 - (best & 63), best >> 6
 
 
 # -- collecting and effects ----------------------------------------------------------------------
@@ -283,7 +287,7 @@ def _add_candy(tb, s, k):
     s.stash[U(k)] = n + 1
     s.over[U(n)] += 1
     if s.greedy:
-        _candy_value(tb, s, k)
+        _candy_step(tb, s, k, n)
     # without branches: column n earns its reward the first time enough candies pass it
     earn = np.int64((s.reward[U(n)] == 0) & (s.over[U(n)] >= tb.needs[U(n)]))
     star = tb.rew_star[U(n)]
@@ -314,6 +318,8 @@ def _collect(tb, s, box):
     """Cross out the box, stash its candy (a bat may change it), unlock what it completes."""
     s.boxes |= np.int64(1) << box
     s.free &= ~(np.int64(1) << box)
+    if s.greedy:
+        _child_step(tb, s, box)
     candy = tb.bc[U(box)]
     if s.ready[BAT] > 0:
         candy = _bat(tb, s, candy)
@@ -358,9 +364,7 @@ def _cauldron(tb, s):
             if x > best_v:
                 i, best_v = j, x
     else:  # the r-th
-        for _ in range(_choose(s, popcount(free))):
-            left &= left - 1
-        i = trailing_zeros(left)
+        i = select(free, _choose(s, popcount(free)))
     s.caul |= np.int64(1) << i
     _add_candy(tb, s, tb.caul[U(i)])
 
@@ -465,6 +469,9 @@ def _scare(s, c):
     n = s.scares[U(c)] + 1
     s.scares[U(c)] = n
     s.free &= ~((np.int64(63) << (6 * c)) & -np.int64(n == 3))
+    if n == 3 and s.greedy:
+        for j in range(6):
+            s.key[U(6 * c + j)] = SHUT
 
 
 @jit
@@ -549,33 +556,29 @@ def _die_child(tb, s, a, b, plan):
     # bit c: child c's box for the die is free (one multiply gathers bits 0, 6, ..., 30)
     m1 = ((((s.free >> (a - 1)) & COLS) * GATHER) >> 30) & 63
     m2 = ((((s.free >> (b - 1)) & COLS) * GATHER) >> 30) & 63
-    n1 = popcount(m1)
-    n = n1 + popcount(m2)
+    both = m1 | (m2 << 6)  # bit 6 * die index + child: the options in order
+    n = popcount(both)
     if n == 0:
         return -1
     if s.greedy:
         return _die_child_greedy(tb, s, a, b, plan, m1, m2)
-    r = _choose(s, n)
-    second = r >= n1  # no branch: the choice is random
-    return 6 * second + tb.nth6[U((m2 if second else m1) * 6 + r - (n1 if second else 0))]
+    return select(both, _choose(s, n))
 
 
 @jit
 def _die_child_greedy(tb, s, a, b, plan, m1, m2):
-    best, best_v = -1, NEG
-    for i in range(2):
-        m, d, scared = (m1, a, b) if i == 0 else (m2, b, a)
-        if m == 0:
-            continue
-        cost = _scare_cost(s, scared - 1) if plan else 0
-        while m:  # the children whose box for die d is free
-            c = trailing_zeros(m)
-            m &= m - 1
-            x = tb.symb[U((c * 64 + ((s.free >> (6 * c)) & 63)) * 6 + d - 1)] + s.bval[U(6 * c + d - 1)] - cost
-            if x > best_v:
-                best, best_v = 6 * i + c, x
+    """The first option of highest value: each die's best box is its highest key; die 1's wins
+    a tie (its options come first)."""
+    k1, k2 = SHUT, SHUT
+    for c in range(6):
+        k1, k2 = max(k1, s.key[U(6 * c + a - 1)]), max(k2, s.key[U(6 * c + b - 1)])
+    v1, v2 = k1 >> 6, k2 >> 6
+    if plan:
+        v1, v2 = v1 - _scare_cost(s, b - 1), v2 - _scare_cost(s, a - 1)
     s.k += 1
-    return best
+    if m1 and (m2 == 0 or v1 >= v2):
+        return (63 - (k1 & 63)) // 6
+    return 6 + (63 - (k2 & 63)) // 6
 
 
 @jit
@@ -711,8 +714,8 @@ def _play(tab, games, dice, u, targets, help_, out):
         s.h_boxes, s.h_cand, s.h_scare, s.h_caul = help_[e, 0], help_[e, 1], help_[e, 2], help_[e, 3]
         s.h_pyr, s.h_cbox, s.h_col, s.h_star = help_[e, 4], help_[e, 5], help_[e, 6], help_[e, 7]
         if s.h_cand | s.h_boxes:  # cover: the bonus of the boxes and candies that help its target
-            for b in range(36):  # (added to the blank sheet's candy values: _candy_value)
-                s.bval[b] += BIG * (((s.h_cand >> tb.bc[b]) & 1) + ((s.h_boxes >> b) & 1))
+            for b in range(36):  # (added to the blank sheet's keys)
+                s.key[b] += BIG * 64 * (((s.h_cand >> tb.bc[b]) & 1) + ((s.h_boxes >> b) & 1))
         for turn in range(tb.turns):
             a, b = np.int64(dice[g, turn, 0]), np.int64(dice[g, turn, 1])
             s.k = 0
@@ -739,7 +742,7 @@ def play(doc, dice, u, policy: str, targets):
     t, tab, table = _tables(doc.model_dump_json())
     games = np.zeros(2, GAME)  # the game being played, and a blank sheet
     games["free"], games["greedy"], games["cover"] = ALL36, policy != "random", policy == "cover"
-    games["bval"] = CANDY_WEIGHT * tab["gt"][0, 0]  # no candy stashed, no help: _play's start values
+    games["key"] = tab["key0"][0]  # no candy stashed, no help: _play's start values
     # int8: every part is a small count (under 64 in any game); a smaller end state keeps a call's
     # memory under glibc's trim threshold, so its pages are not returned and faulted again each call
     out = np.empty((len(dice), layout_of(t)["_size"].stop), np.int8)
