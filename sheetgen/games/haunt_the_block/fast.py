@@ -425,11 +425,15 @@ def _engine(rnd: bool):
         bcol = np.zeros(nbcol + 1, np.int64)
         rg = np.zeros(C + 2, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
         emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
+        small, eb = n <= 63, 0  # a block of 63 spaces or fewer: its empty spaces in one word (eb)
         for g in range(dice.shape[0]):
             r, xg = out_r[g], g * out_x.shape[1]  # the numbers are written straight to the state row
             for k in range(n):
                 put(out_x, xg + k, 0)
-            emp[:] = emp0
+            if small:
+                eb = get(emp0, 0) & ((1 << n) - 1)
+            else:
+                emp[:] = emp0
             stash[:] = 0
             stash[C + 1] = ncol
             crossed[:] = 0
@@ -468,8 +472,11 @@ def _engine(rnd: bool):
                     key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
                     roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                     w, sh = (pos + 1) >> 6, (pos + 1) & 63  # bits j: the space pos + 1 + j is empty
-                    e0 = lshr(get(emp, w), sh) | ((get(emp, w + 1) << 1) << (63 - sh))
-                    e1 = lshr(get(emp, w + 1), sh) | ((get(emp, w + 2) << 1) << (63 - sh))
+                    if small:  # the block in one word, kept in a register: turned to pos + 1
+                        e0, e1 = lshr(eb, pos + 1) | (eb << (n - pos - 1)), 0
+                    else:
+                        e0 = lshr(get(emp, w), sh) | ((get(emp, w + 1) << 1) << (63 - sh))
+                        e1 = lshr(get(emp, w + 1), sh) | ((get(emp, w + 2) << 1) << (63 - sh))
                     ce0, ce1 = e0 & get(cwin, 2 * pos), e1 & get(cwin, 2 * pos + 1)  # the empty spaces ahead, by class
                     he0, pe0 = e0 & get(hwin, pos), e0 & get(pwin, pos)
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
@@ -492,9 +499,9 @@ def _engine(rnd: bool):
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
                     if rnd and BMI2 and u0 >= 0:  # the ways as one word of bits (`unary`): the k-th bit, no walk
-                        sm, em = get(urec, key * UW + 1), get(urec, key * UW + 2)
+                        sm, ends = get(urec, key * UW + 1), get(urec, key * UW + 2)
                         z = pext(e0, u0)  # the runs of the empty spaces, then the ways their classes have
-                        y = (pdep(z, em) - pdep(z, sm)) & get(uahead, key * n + pos)
+                        y = (pdep(z, ends) - pdep(z, sm)) & get(uahead, key * n + pos)
                         t0 = ce0 & ~((1 << D) - 1) if dbl else 0  # doubles: the free writes beyond D
                         t1 = ce1 if dbl else 0
                         m0 = popcount(y)
@@ -684,8 +691,11 @@ def _engine(rnd: bool):
                 # write the number and take what the space gives: the space's effects from `fx`, the
                 # writes of one that gives nothing going to a last slot (bars and marks: at the end)
                 put(out_x, xg + dest, number)
-                put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
-                put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
+                if small:
+                    eb &= ~(1 << (dest & 63))
+                else:
+                    put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
+                    put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
                 pos = dest
                 f = get(fx, dest)
                 cand, s = f & 255, (f >> 8) & 3  # C + 1: no candy; 3: no Boo-nus symbol
@@ -740,7 +750,7 @@ def _engine(rnd: bool):
             # 8-byte store (bits spread to bytes); what it writes past its row, the next write
             # (or the next game, or the padding) writes again
             for k in range(0, n, 8):  # the path: the filled spaces
-                put8(r, k, spread8(lshr(~get(emp, k >> 6), k & 63) & 255))
+                put8(r, k, spread8(lshr(~(eb if small else get(emp, k >> 6)), k & 63) & 255))
             for k in range(starts.shape[0]):
                 put(r, get(e_start, get(starts, k)), get(starts, k) == first)
             for k in range(C):
