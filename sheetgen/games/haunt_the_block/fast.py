@@ -8,15 +8,25 @@ and the first cheapest one. A payment is coded stars * 16 + powers mask, so asce
 the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
 words over the distances (bit d - 1) where a child or candy space has one way or more, two or
 more, where a pumpkin has one under some condition, then per d the first cheapest way and the
-number of ways with no condition. The loop prefetches the next turn's record and its cells per
-condition (powers and stars as they are now), so they come from memory while this turn plays.
+number of ways with no condition. Greedy's loop prefetches the next turn's record and its cells
+per condition (powers and stars as they are now), so they come from memory while this turn plays.
 
-A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
-wrapping) and ANDs them with the static class words of its position (candy, child, pumpkin) and
-the key's masks. Most reachable spaces have exactly one way to get there (doubles: every empty
-candy space, by its free write), so random counts them with a popcount and picks its k-th action
-with a select (BMI2's pdep where the machine has it); only the spaces with several ways (or a
-pumpkin) are visited one by one, their ways read from their condition's row (`sp_q`).
+A turn reads the empty spaces ahead of the ghost as bit words (a block of 63 spaces or fewer: one
+word kept in a register, turned to the ghost's position; a larger one: laid out twice in memory,
+so no wrapping) and ANDs them with the static class words of its position (candy, child,
+pumpkin) and the key's masks. Random lays a key's moves of up to D spaces out as one word of
+bits (`unary`): a run per distance, a bit per way in canonical order (doubles' free write first).
+pext then pdep turn the empty spaces ahead into the runs of those spaces (`urec`: the distances
+with a way, the runs' first bits and the bits just past them; a run is their difference), ANDed
+with the ways each space's class has there (`uahead`, per key and position: a child has no free
+write, a pumpkin only the ways that meet its condition). Random's k-th action is then the k-th
+set bit (pdep), and one load (`utab`) gives its distance and payment; the free writes beyond D
+are the empty candy spaces' bits. No loop walks the spaces with several ways, except for a key
+whose ways take more than 63 bits (or with no BMI2): most spaces have one way (their count by
+popcount, the k-th by select), the others are visited one by one, their ways read from their
+condition's row (`sp_q`). Random prefetches the next turn's key's rows (powers and stars as paid
+now) as soon as it knows where it lands.
+
 Greedy visits the few spaces a normal roll reaches (a pumpkin only when it could win); with
 doubles, and for the penalty's write, every empty candy space is worth its candy, so it takes the
 first open space of each candy. Cover then looks only at the actions that mark its target
@@ -28,8 +38,8 @@ symbol 3) instead of taking a branch; collecting, a column's star and the stars 
 arithmetic on those. What no later decision reads is left to the end of the game: the chocolate
 bars and Boo-nus columns are read off the end state, and so are the marks (`Batch.reached`), in
 element order, a row of them (the path, a stash row, the stars, a Boo-nus row) as one 8-byte
-store of bits spread to bytes (`put8`, `spread8`). The hot loads and stores are flat and unchecked (`get`, `put`: no bounds
-check, no wrap of negative indices).
+store of bits spread to bytes (`put8`, `spread8`). The hot loads and stores are flat and
+unchecked (`get`, `put`: no bounds check, no wrap of negative indices).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -139,7 +149,8 @@ def tables(doc_json: str):
     more (doubles add the free write (0, 0)) | where a pumpkin has a way under its condition << 32;
     bytes 16 + d the first cheapest way and 17 + D + d the ways, with no condition. The payments:
     the ascending list of a roll's payments with every power and star at hand, per (q, roll, d), in
-    `flat` from `off`; a cell's are those it can afford. The tables depend only on the routes, the
+    `flat` from `off`; a cell's are those it can afford. Random's one-word layout of a key's ways:
+    `ucls`, `urec`, `utab` (see `unary`). The tables depend only on the routes, the
     pumpkins' conditions, the stars and the longest move, so sheets that share those (a sheet and
     most of its mechanic-check copies) share them."""
     b = Board(HauntSheet.model_validate_json(doc_json))
@@ -227,14 +238,14 @@ def aligned(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def unary(h: np.ndarray, dbl: bool, urec: np.ndarray, ucls: np.ndarray) -> None:
+def unary(h: np.ndarray, dbl: bool, urec: np.ndarray, ucls: np.ndarray) -> np.ndarray:
     """One roll's keys' moves of d <= D spaces as one word of bits, a run per distance (one bit per
     way, in canonical order: doubles' free write first, then the payments of a space with no
-    condition). urec per key: the distances with a way (R), the runs' first bits and the bits just
-    past them; utab per bit: its distance << 8 | its payment; ucls per key, class (0: a child with no
-    condition, 1 + i: pumpkin i, Q: a candy space) and distance: the bits of the ways a space of
-    that class has (a pumpkin's: a subset, those that meet its condition). A key whose ways take
-    more than 63 bits keeps NOFIT in word 0 (the engine walks instead)."""
+    condition). Fills urec per key: the distances with a way (R), the runs' first bits and the bits
+    just past them; ucls per key, class (0: a child with no condition, 1 + i: pumpkin i, Q: a candy
+    space) and distance: the bits of the ways a space of that class has (a pumpkin's: a subset,
+    those that meet its condition). Returns utab, per key and bit: its distance << 8 | its payment.
+    A key whose ways take more than 63 bits keeps NOFIT in word 0 (the engine walks instead)."""
     K, Q, D1, NC = h.shape
     h0 = h[:, 0, 1:]  # [K, D, NC]
     assert not (h[:, 1:, 1:] & ~h0[:, None]).any(), "a condition only removes ways"
