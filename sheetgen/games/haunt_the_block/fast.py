@@ -8,15 +8,25 @@ and the first cheapest one. A payment is coded stars * 16 + powers mask, so asce
 the reference's order. What a turn reads most sits in one 64-byte record per key (`rec`): bit
 words over the distances (bit d - 1) where a child or candy space has one way or more, two or
 more, where a pumpkin has one under some condition, then per d the first cheapest way and the
-number of ways with no condition. The loop prefetches the next turn's record and its cells per
-condition (powers and stars as they are now), so they come from memory while this turn plays.
+number of ways with no condition. Greedy's loop prefetches the next turn's record and its cells
+per condition (powers and stars as they are now), so they come from memory while this turn plays.
 
-A turn reads the empty spaces ahead of the ghost as bit words (the block laid out twice, so no
-wrapping) and ANDs them with the static class words of its position (candy, child, pumpkin) and
-the key's masks. Most reachable spaces have exactly one way to get there (doubles: every empty
-candy space, by its free write), so random counts them with a popcount and picks its k-th action
-with a select (BMI2's pdep where the machine has it); only the spaces with several ways (or a
-pumpkin) are visited one by one, their ways read from their condition's row (`sp_q`).
+A turn reads the empty spaces ahead of the ghost as bit words (a block of 63 spaces or fewer: one
+word kept in a register, turned to the ghost's position; a larger one: laid out twice in memory,
+so no wrapping) and ANDs them with the static class words of its position (candy, child,
+pumpkin) and the key's masks. Random lays a key's moves of up to D spaces out as one word of
+bits (`unary`): a run per distance, a bit per way in canonical order (doubles' free write first).
+pext then pdep turn the empty spaces ahead into the runs of those spaces (`urec`: the distances
+with a way, the runs' first bits and the bits just past them; a run is their difference), ANDed
+with the ways each space's class has there (`uahead`, per key and position: a child has no free
+write, a pumpkin only the ways that meet its condition). Random's k-th action is then the k-th
+set bit (pdep), and one load (`utab`) gives its distance and payment; the free writes beyond D
+are the empty candy spaces' bits. No loop walks the spaces with several ways, except for a key
+whose ways take more than 63 bits (or with no BMI2): most spaces have one way (their count by
+popcount, the k-th by select), the others are visited one by one, their ways read from their
+condition's row (`sp_q`). Random prefetches the next turn's key's rows (powers and stars as paid
+now) as soon as it knows where it lands.
+
 Greedy visits the few spaces a normal roll reaches (a pumpkin only when it could win); with
 doubles, and for the penalty's write, every empty candy space is worth its candy, so it takes the
 first open space of each candy. Cover then looks only at the actions that mark its target
@@ -28,8 +38,8 @@ symbol 3) instead of taking a branch; collecting, a column's star and the stars 
 arithmetic on those. What no later decision reads is left to the end of the game: the chocolate
 bars and Boo-nus columns are read off the end state, and so are the marks (`Batch.reached`), in
 element order, a row of them (the path, a stash row, the stars, a Boo-nus row) as one 8-byte
-store of bits spread to bytes (`put8`, `spread8`). The hot loads and stores are flat and unchecked (`get`, `put`: no bounds
-check, no wrap of negative indices).
+store of bits spread to bytes (`put8`, `spread8`). The hot loads and stores are flat and
+unchecked (`get`, `put`: no bounds check, no wrap of negative indices).
 
 Options come in the reference's canonical order and greedy values follow policy.value, so the
 equality tests hold both engines to the same end states (`Batch.state` is written here in the
@@ -65,6 +75,8 @@ P = len(MOON_POWERS)
 M = 1 << P  # power masks
 T_PATH, T_STASH, T_BOON, T_POWER = 1, 2, 3, 4
 LOW = (1 << 32) - 1  # cover: the kinds of target a move can mark
+HI = -(1 << 63)  # the top bit of an int64
+NOFIT = -1  # unary: word 0 of a key whose ways do not fit one word
 FX_PUMPKIN, FX_SWEET, FX_PIRATE, FX_STAR, FX_MOON = 16, 17, 18, 19, 20  # a space's effects: bits of `fx`
 
 
@@ -82,6 +94,17 @@ def put8(typingctx, ary, i, v):
         builder.store(context.cast(builder, args[2], sig.args[2], types.int64), ptr, align=1)
         return context.get_dummy_value()
     return types.none(ary, i, v), codegen
+
+
+@intrinsic
+def pext(typingctx, x, m):
+    """The bits of x at the set bits of m, packed low (BMI2's pext; only where BMI2)."""
+    def codegen(context, builder, sig, args):
+        i64 = llvmir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pext.64")
+        return builder.call(fn, [context.cast(builder, a, t, types.int64) for a, t in zip(args, sig.args)])
+    return types.int64(x, m), codegen
 
 
 @intrinsic
@@ -126,7 +149,8 @@ def tables(doc_json: str):
     more (doubles add the free write (0, 0)) | where a pumpkin has a way under its condition << 32;
     bytes 16 + d the first cheapest way and 17 + D + d the ways, with no condition. The payments:
     the ascending list of a roll's payments with every power and star at hand, per (q, roll, d), in
-    `flat` from `off`; a cell's are those it can afford. The tables depend only on the routes, the
+    `flat` from `off`; a cell's are those it can afford. Random's one-word layout of a key's ways:
+    `ucls`, `urec`, `utab` (see `unary`). The tables depend only on the routes, the
     pumpkins' conditions, the stars and the longest move, so sheets that share those (a sheet and
     most of its mechanic-check copies) share them."""
     b = Board(HauntSheet.model_validate_json(doc_json))
@@ -159,11 +183,18 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
     valid = ((c_mask & ~avail) == 0) & (c_stars <= have)  # [M, S+1, NC]
     pres = reachable(key, b, conds, S, D)
     words = []  # per cell: payments | the first cheapest << 8
+    urec = np.zeros((36, M * (S + 1), 4), i8)  # (a fourth word: 32-byte rows)
+    utab = np.zeros((36, M * (S + 1), 64), np.uint16)
+    ucls = np.zeros((36, M * (S + 1), Q + 1, D), np.uint64)
+    urec[:, :, 0] = NOFIT
     for roll in range(36):  # [M, S+1, Q, D+1, NC]: the payments of each cell, in cell order
         if roll // 6 > roll % 6:  # a > b: never read (the engine reads a roll as its a <= b mirror)
             words.append(np.full(M * (S + 1) * Q * (D + 1), NOPAY << 8))
             continue
         have_it = (valid[:, :, None, None, :] & pres[:, roll][None, None]).reshape(-1, NC)
+        if BMI2:
+            utab[roll] = unary(have_it.reshape(M * (S + 1), Q, D + 1, NC), roll // 6 == roll % 6, urec[roll],
+                               ucls[roll])
         cnt = have_it.sum(1)
         best = np.argmin(np.where(have_it, cost, BIG), 1)
         words.append(np.where(cnt > 0, best, NOPAY) << 8 | cnt)
@@ -191,9 +222,56 @@ def _tables(key: tuple, b: Board, conds: list, S: int, D: int):
     lists = pres.reshape(-1, NC)
     flat = np.nonzero(lists)[1]
     off = np.concatenate([[0], np.cumsum(lists.sum(1))])
-    _TABLES[key, S, D] = (rec, recb, cnt.astype(np.uint8), chp.astype(np.uint8), off.astype(np.int32),
+    urec, utab = aligned(urec.reshape(-1, urec.shape[-1])), aligned(utab.reshape(-1, 64))
+    _TABLES[key, S, D] = (ucls.reshape(-1, Q + 1, D), urec, utab, rec, recb, cnt.astype(np.uint8),
+                          chp.astype(np.uint8), off.astype(np.int32),
                           flat.astype(np.uint8), cost.astype(i8), c_stars.astype(i8), c_mask.astype(i8))
     return _TABLES[key, S, D]
+
+
+def aligned(a: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of a whose data starts on a 64-byte line."""
+    buf = np.empty(a.nbytes + 64, np.uint8)
+    at = -buf.ctypes.data % 64
+    out = buf[at:at + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def unary(h: np.ndarray, dbl: bool, urec: np.ndarray, ucls: np.ndarray) -> np.ndarray:
+    """One roll's keys' moves of d <= D spaces as one word of bits, a run per distance (one bit per
+    way, in canonical order: doubles' free write first, then the payments of a space with no
+    condition). Fills urec per key: the distances with a way (R), the runs' first bits and the bits
+    just past them; ucls per key, class (0: a child with no condition, 1 + i: pumpkin i, Q: a candy
+    space) and distance: the bits of the ways a space of that class has (a pumpkin's: a subset,
+    those that meet its condition). Returns utab, per key and bit: its distance << 8 | its payment.
+    A key whose ways take more than 63 bits keeps NOFIT in word 0 (the engine walks instead)."""
+    K, Q, D1, NC = h.shape
+    h0 = h[:, 0, 1:]  # [K, D, NC]
+    assert not (h[:, 1:, 1:] & ~h0[:, None]).any(), "a condition only removes ways"
+    fb = dbl & ~h0[:, :, 0]  # doubles: the free write (0, 0), if no payment is free already
+    ln = h0.sum(-1) + fb
+    start = np.cumsum(ln, 1) - ln
+    fits = ln.sum(1) <= 63
+    one = np.uint64(1)
+
+    def bits(on, at):  # flags at bit positions (63 at most) as bits, on the fitting keys
+        return np.where(on & fits.reshape((-1,) + (1,) * (on.ndim - 1)),
+                        one << np.minimum(at, 63).astype(np.uint64), np.uint64(0))
+
+    urec[:, 0] = np.where(fits, bits(ln > 0, np.arange(D1 - 1)).sum(1, dtype=np.uint64).view(i8), NOFIT)
+    urec[:, 1] = bits(ln > 0, start).sum(1, dtype=np.uint64).view(i8)
+    urec[:, 2] = bits(ln > 0, start + ln).sum(1, dtype=np.uint64).view(i8)
+    at = start[:, :, None] + fb[:, :, None] + np.cumsum(h0, 2) - 1  # each payment's bit
+    for q in range(Q):
+        ucls[:, q] = bits(h[:, q, 1:], at).sum(2, dtype=np.uint64)
+    ucls[:, Q] = ucls[:, 0] | bits(fb, start)
+    k, j, c = np.nonzero(h0 & fits[:, None, None])
+    utab = np.zeros((K, 64), np.uint16)
+    utab[k, at[k, j, c]] = (j + 1) << 8 | c
+    k, j = np.nonzero(fb & fits[:, None])
+    utab[k, start[k, j]] = (j + 1) << 8
+    return utab
 
 
 _REACHABLE: dict = {}  # (routes, conditions, D) -> (S, pres): sheets that differ in stars share it
@@ -254,6 +332,17 @@ def windows(b: Board, flags) -> np.ndarray:
     return words64(np.asarray(flags, bool)[..., ahead], 2)
 
 
+def ways_ahead(ucls: np.ndarray, cls: np.ndarray, n: int) -> np.ndarray:
+    """Per key and position: the bits (`unary`) of the ways of the spaces ahead, as if all empty."""
+    NK, _, D = ucls.shape
+    ahead = cls[(np.arange(n)[:, None] + 1 + np.arange(D)[None, :]) % n]  # [n, D]: the class d + 1 ahead
+    real = np.arange(D) < n - 1  # (a distance of n - 1 or more is no space ahead)
+    out = np.empty((NK, n), np.uint64)
+    for k in range(0, NK, 1024):
+        out[k:k + 1024] = (ucls[k:k + 1024][:, ahead, np.arange(D)] * real).sum(2, dtype=np.uint64)
+    return aligned(out.view(i8))
+
+
 @lru_cache(maxsize=32)
 def sheet(doc_json: str):
     """The sheet's facts as the compiled code reads them: (ints, arrays...)."""
@@ -305,7 +394,8 @@ def sheet(doc_json: str):
               np.array([eid.get(ids.column_star_id(j), -1) for j in range(ncol)], i8),  # -1: no star
               np.array([eid[ids.star_id(j)] for j in range(S)], i8), e_boon.astype(i8),
               np.array([eid[ids.boonus_bar_id(j)] for j in range(b.columns)], i8), e_power.astype(i8),
-              np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8), *tabs)
+              np.array([eid[ids.penalty_id(k)] for k in b.candy_ids], i8),
+              ways_ahead(tabs[0], cls, n), *tabs[1:])
     # the marks the engine stores 8 at a time must be rows of consecutive elements, the path's from 0
     rows = [[eid[ids.path_id(i)] for i in range(n)], [eid[ids.star_id(j)] for j in range(S)], *e_stash[:, :ncol],
             *(e_boon[s, :b.sym_count[s]] for s in range(3))]
@@ -328,13 +418,13 @@ def _engine(rnd: bool):
     @jit
     def play(dice, u, tgt, ints, sp_candy, sp_q, sp_cls, sp_rg, wrap, emp0, cwin, hwin, pwin, ccwin, swin,
              tdec, fx, sym_count, gain_of, pts0, thr, starts, e_path, e_start, e_stash,
-             e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen,
-             rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
+             e_colstar, e_stars, e_boon, e_bcol, e_power, e_pen, uahead,
+             urec, utab, rec, recb, pcnt, pchp, off, flat, cost, c_stars, c_mask,
              out_score, out_pen, out_unused, out_turns, out_x, out_r):
         n, C, ncol, S, D, Q, uses = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         T, nbcol = ints[15], ints[10]
         RW, DT, UT = rec.shape[1], dice.shape[1] * 2, u.shape[1] * K  # flat strides (`get`)
-        RB, PQ, EB = RW * 8, Q * (D + 1), e_boon.shape[1]
+        RB, PQ, EB, UW = RW * 8, Q * (D + 1), e_boon.shape[1], urec.shape[1]
         npump, e_sweet, e_stbar, e_pkbar = ints[8], ints[11], ints[12], ints[13]
         # one game's sheet, reset per game; a last slot takes the writes of a space that gives nothing
         stash = np.zeros(C + 2, np.int64)  # stash[C + 1] = ncol: no candy (a full row)
@@ -346,11 +436,15 @@ def _engine(rnd: bool):
         bcol = np.zeros(nbcol + 1, np.int64)
         rg = np.zeros(C + 2, np.int64)  # greedy value of one more candy of each row; rg[C]: a child
         emp = np.zeros_like(emp0)  # bits: the empty spaces, the block twice (no wrapping)
+        small, eb = n <= 63, 0  # a block of 63 spaces or fewer: its empty spaces in one word (eb)
         for g in range(dice.shape[0]):
             r, xg = out_r[g], g * out_x.shape[1]  # the numbers are written straight to the state row
             for k in range(n):
                 put(out_x, xg + k, 0)
-            emp[:] = emp0
+            if small:
+                eb = get(emp0, 0) & ((1 << n) - 1)
+            else:
+                emp[:] = emp0
             stash[:] = 0
             stash[C + 1] = ncol
             crossed[:] = 0
@@ -365,7 +459,7 @@ def _engine(rnd: bool):
             tg = tgt[g]
             cover = tg >= 0  # (-1 unless cover)
             tkind, ta, tb = (tdec[tg, 0], tdec[tg, 1], tdec[tg, 2]) if cover else (0, 0, 0)
-            pos, number = 0, 1
+            pos, number, kn = 0, 1, 0
             for t in range(T):
                 if t == 0:  # turn 1: the start
                     ns = starts.shape[0]
@@ -389,25 +483,49 @@ def _engine(rnd: bool):
                     key = (((a - 1) * 6 + bd - 1) * M + amask) * (S + 1) + have
                     roll = ((a - 1) * 6 + bd - 1) * (D + 1)
                     w, sh = (pos + 1) >> 6, (pos + 1) & 63  # bits j: the space pos + 1 + j is empty
-                    e0 = lshr(get(emp, w), sh) | ((get(emp, w + 1) << 1) << (63 - sh))
-                    e1 = lshr(get(emp, w + 1), sh) | ((get(emp, w + 2) << 1) << (63 - sh))
+                    if small:  # the block in one word, kept in a register: turned to pos + 1
+                        e0, e1 = lshr(eb, pos + 1) | (eb << (n - pos - 1)), 0
+                    else:
+                        e0 = lshr(get(emp, w), sh) | ((get(emp, w + 1) << 1) << (63 - sh))
+                        e1 = lshr(get(emp, w + 1), sh) | ((get(emp, w + 2) << 1) << (63 - sh))
                     ce0, ce1 = e0 & get(cwin, 2 * pos), e1 & get(cwin, 2 * pos + 1)  # the empty spaces ahead, by class
                     he0, pe0 = e0 & get(hwin, pos), e0 & get(pwin, pos)
                     md, bpay = -1, 0  # the distance moved (-1: none) and its payment
                     w0, w1 = get(rec, key * RW), get(rec, key * RW + 1)
+                    u0 = get(urec, key * UW) if rnd else NOFIT  # the distances with a way, or NOFIT
                     if t + 1 < T:  # fetch the next turn's record (powers and stars as now) while this
                         # turn plays
                         n0, n1 = get(dice, g * DT + 2 * t + 2), get(dice, g * DT + 2 * t + 3)
                         kn = ((min(n0, n1) - 1) * 6 + max(n0, n1) - 1) * M * (S + 1) + amask * (S + 1) + have
-                        prefetch(rec, kn * RW)
-                        pk = pcnt if rnd else pchp  # and its cells per condition (up to 3 lines)
-                        prefetch(pk, kn * PQ)
-                        prefetch(pk, min(kn * PQ + 64, pk.size - 1))
-                        prefetch(pk, kn * PQ + PQ - 1)
+                        if rnd:  # random: its runs and its bits' actions (its ways ahead: once it has moved)
+                            prefetch(urec, kn * UW)
+                            prefetch(utab, kn * 64)
+                            prefetch(utab, kn * 64 + 32)
+                        else:  # and its first cheapest per condition (up to 3 lines)
+                            prefetch(rec, kn * RW)
+                            prefetch(pchp, kn * PQ)
+                            prefetch(pchp, min(kn * PQ + 64, pchp.size - 1))
+                            prefetch(pchp, kn * PQ + PQ - 1)
                     hb, hx = w0 & LOW, lshr(w0, 32)  # children: one way or more, two or more
                     cx, pr = w1 & LOW, lshr(w1, 32)  # candy spaces: two or more; pumpkins
                     cb0, cb1 = (-1, -1) if dbl else (hb, 0)  # candy spaces: one way or more
-                    if rnd:  # spaces with one way count 1 each; the others are visited
+                    if rnd and BMI2 and u0 >= 0:  # the ways as one word of bits (`unary`): the k-th bit, no walk
+                        sm, ends = get(urec, key * UW + 1), get(urec, key * UW + 2)
+                        z = pext(e0, u0)  # the runs of the empty spaces, then the ways their classes have
+                        y = (pdep(z, ends) - pdep(z, sm)) & get(uahead, key * n + pos)
+                        t0 = ce0 & ~((1 << D) - 1) if dbl else 0  # doubles: the free writes beyond D
+                        t1 = ce1 if dbl else 0
+                        m0 = popcount(y)
+                        m1 = m0 + popcount(t0)
+                        tot = m1 + popcount(t1)
+                        if tot > 0:
+                            k = np.int64(get(u, g * UT + t * K) * tot)
+                            v = np.int64(get(utab, key * 64 + trailing_zeros(pdep(1 << (k & 63), y) | HI)))
+                            i0 = trailing_zeros(pdep(1 << ((k - m0) & 63), t0) | HI)
+                            i1 = trailing_zeros(pdep(1 << ((k - m1) & 63), t1) | HI)
+                            md = (v >> 8) if k < m0 else (1 + i0 if k < m1 else 65 + i1)
+                            bpay = (v & 255) if k < m0 else 0
+                    elif rnd:  # spaces with one way count 1 each; the others are visited
                         spec = (ce0 & cx) | (he0 & hx) | (pe0 & pr)
                         plain = ((ce0 & cb0) | (he0 & hb)) & ~spec
                         plain1 = ce1 & cb1
@@ -579,11 +697,16 @@ def _engine(rnd: bool):
                                 if v > bestv or (v == bestv and d < bd):
                                     bestv, bd = v, d
                             dest = wrap[pos + bd]
+                if rnd and t + 1 < T:  # the next turn's ways ahead (powers and stars as now)
+                    prefetch(uahead, kn * n + dest)
                 # write the number and take what the space gives: the space's effects from `fx`, the
                 # writes of one that gives nothing going to a last slot (bars and marks: at the end)
                 put(out_x, xg + dest, number)
-                put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
-                put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
+                if small:
+                    eb &= ~(1 << (dest & 63))
+                else:
+                    put(emp, dest >> 6, get(emp, dest >> 6) & ~(1 << (dest & 63)))
+                    put(emp, (dest + n) >> 6, get(emp, (dest + n) >> 6) & ~(1 << ((dest + n) & 63)))
                 pos = dest
                 f = get(fx, dest)
                 cand, s = f & 255, (f >> 8) & 3  # C + 1: no candy; 3: no Boo-nus symbol
@@ -638,7 +761,7 @@ def _engine(rnd: bool):
             # 8-byte store (bits spread to bytes); what it writes past its row, the next write
             # (or the next game, or the padding) writes again
             for k in range(0, n, 8):  # the path: the filled spaces
-                put8(r, k, spread8(lshr(~get(emp, k >> 6), k & 63) & 255))
+                put8(r, k, spread8(lshr(~(eb if small else get(emp, k >> 6)), k & 63) & 255))
             for k in range(starts.shape[0]):
                 put(r, get(e_start, get(starts, k)), get(starts, k) == first)
             for k in range(C):
