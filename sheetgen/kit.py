@@ -244,7 +244,7 @@ PIPS = {5: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3))]
         6: [(_P[a], _P[b]) for a, b in ((1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3))]}
 
 
-def _front_html(kit: Kit, columns: dict[str, list] | None = None) -> str:
+def _front_html(kit: Kit, columns: dict | None = None) -> str:
     from .documents import render_html
 
     needs = [text for text, part in kit.needs if part]
@@ -295,7 +295,7 @@ def settle(kit: Kit) -> Kit:
     print_shop = kit.print_shop
     front = [p for p in kit.parts if p.role != "component"]
     split = _split_rules(kit)
-    columns = {g: s.columns for g, s in split.items() if fits_page(s.height, kit.paper)}
+    columns = {g: s for g, s in split.items() if fits_page(s.height, kit.paper)}
     for part, game in zip(kit.rules, kit.games):  # first guess: rules too long for a page take two
         part.pages = 1 if fits_page(split[game.id].even, kit.paper) else 2
     # The cover and contents print page numbers that depend on how long the front turns out:
@@ -325,11 +325,12 @@ def settle(kit: Kit) -> Kit:
 
 
 def _split_rules(kit: Kit) -> dict:
-    """Each game's rules text cut into two columns (columns.Split)."""
-    from .columns import split
+    """Each game's rules text cut into two columns (columns.Split), closer set where that keeps
+    it on one page."""
+    from .columns import fitted
     from .documents import rich
 
-    return {g.id: split(str(rich(kit.sentences[g.id])) if g.needs else "",
+    return {g.id: fitted(str(rich(kit.sentences[g.id])) if g.needs else "",
                         [(str(rich(s.heading)), str(rich(s.text))) for s in g.sections], kit.paper)
             for g in kit.games}
 

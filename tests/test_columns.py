@@ -102,17 +102,23 @@ def test_columns_that_run_off_the_page_fall_back_to_weasyprints_balance(monkeypa
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_rules_too_long_for_a_page_are_left_to_weasyprint(paper):
-    s = columns.split("", [("Goal", "roll the dice " * 1000)], paper)
+    s = columns.fitted("", [("Goal", "roll the dice " * 1000)], paper)
     assert not columns.fits_page(s.height, paper) and not columns.fits_page(s.even, paper)
+    assert s.leading == columns.LEADING  # no closer setting makes it fit: the usual one
+
+
+def test_text_that_fits_keeps_the_usual_line_height():
+    s = columns.fitted("Two dice.", [("Goal", "Roll the dice. " * 30)], "a4")
+    assert s.leading == columns.LEADING and columns.fits_page(s.height, "a4")
 
 
 @pytest.mark.parametrize("product", ["roll-for-your-life", "run-for-your-life"])
-def test_rules_at_the_page_edge_are_laid_out_once(monkeypatch, product):
+def test_rules_at_the_page_edge_are_laid_out_once_on_one_page(monkeypatch, product):
     # on Letter both games' columns come within a few mm of the page: ROLL's fit it when the text
-    # is measured as shaped (kerned), Run's take two pages; both first guesses must hold
+    # is measured as shaped (kerned), Run's when set a little closer (columns.TIGHTER)
     k = _kit(product, "letter")
     calls = _count_layouts(monkeypatch)
     kit.settle(k)
-    assert len(calls) == 1
-    pages = k.rules[0].pages
-    assert ("body split" in calls[0], pages) == ((True, 1) if product == "roll-for-your-life" else (False, 2))
+    assert len(calls) == 1 and "body split" in calls[0] and k.rules[0].pages == 1
+    closer = f'class="body split" style="line-height: {columns.TIGHTER[0]}"' in calls[0]
+    assert closer == (product == "run-for-your-life")
