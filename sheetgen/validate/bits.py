@@ -6,6 +6,7 @@ of this file and the engines' folders (`sheetgen.engines_digest`), so an edit ge
     popcount(x)   set bits of an integer (the result has x's type)
     lshr(x, s)    x >> s with zeros shifted in (an int64 read as 64 bits), 0 <= s < 64
     pdep(x, m)    BMI2's parallel deposit (only where BMI2: see `BMI2`)
+    pext(x, m)    BMI2's parallel extract (the same)
     select(m, k)  the index of the k-th (from 0) set bit of m, k < popcount(m)
 """
 
@@ -34,15 +35,26 @@ def lshr(typingctx, x, s):
     return types.int64(x, s), codegen
 
 
-@intrinsic
-def pdep(typingctx, x, m):
-    """The low bits of x deposited at the set bits of m (BMI2's pdep; only where BMI2)."""
+def _bmi2(name: str):
+    """The code generator of one of BMI2's 64-bit bit-field instructions (pdep, pext)."""
     def codegen(context, builder, sig, args):
         i64 = llvmir.IntType(64)
         fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pdep.64")
+                                            f"llvm.x86.bmi.{name}.64")
         return builder.call(fn, [context.cast(builder, a, t, types.int64) for a, t in zip(args, sig.args)])
-    return types.int64(x, m), codegen
+    return codegen
+
+
+@intrinsic
+def pdep(typingctx, x, m):
+    """The low bits of x deposited at the set bits of m (BMI2's pdep; only where BMI2)."""
+    return types.int64(x, m), _bmi2("pdep")
+
+
+@intrinsic
+def pext(typingctx, x, m):
+    """The bits of x at the set bits of m, packed low (BMI2's pext; only where BMI2)."""
+    return types.int64(x, m), _bmi2("pext")
 
 
 # pdep where the code is compiled for this machine and it has BMI2 (numba's cache keys on the CPU)

@@ -58,7 +58,7 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ...validate.bits import BMI2, lshr, pdep, popcount, select as _select
+from ...validate.bits import BMI2, lshr, pdep, pext, popcount, select as _select
 from ...validate.engine import Batch
 from . import board as ids
 from .board import Board, bar_ids
@@ -94,17 +94,6 @@ def put8(typingctx, ary, i, v):
         builder.store(context.cast(builder, args[2], sig.args[2], types.int64), ptr, align=1)
         return context.get_dummy_value()
     return types.none(ary, i, v), codegen
-
-
-@intrinsic
-def pext(typingctx, x, m):
-    """The bits of x at the set bits of m, packed low (BMI2's pext; only where BMI2)."""
-    def codegen(context, builder, sig, args):
-        i64 = llvmir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pext.64")
-        return builder.call(fn, [context.cast(builder, a, t, types.int64) for a, t in zip(args, sig.args)])
-    return types.int64(x, m), codegen
 
 
 @intrinsic
