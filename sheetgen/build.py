@@ -16,9 +16,9 @@
   text (the longest fronts) first, and each front starts in a worker as soon as its kit is
   planned. The drawings are queued in the kits' order and each kit's merge as soon as its front
   and parts are made; this process runs the queue once it has planned, and hands the next job to
-  a worker whenever one is idle. With one process (`--workers 1`) every job runs in this one. Jobs run here
-  get copies of their arguments, as a worker does, so the same digests give the same bytes: a
-  parallel, an incremental and a from-scratch build write identical files.
+  a worker whenever one is idle. With one process (`--workers 1`) every job runs in this one.
+  Jobs run here get copies of their arguments, as a worker does, so the same digests give the
+  same bytes: a parallel, an incremental and a from-scratch build write identical files.
 """
 
 from __future__ import annotations
@@ -273,17 +273,14 @@ class Jobs:
     the fronts while this one plans and draws: no third process competes for the cores). The
     workers are forked at `start` (they warm WeasyPrint up themselves) or at the first job
     (after this process warms it up, so they start with what is loaded by then). `submit` hands
-    a job to them at once (this process takes one back when it has nothing else to do);
-    `later` queues it, and `step` keeps the workers fed from the queue and runs its next job
-    here, on a copy of its arguments as a worker gets them. With one process every job runs here. A job's future holds (its value,
-    its CPU seconds)."""
+    a job to them at once; `later` queues it, and `step` keeps the workers fed from the queue and
+    runs its next job here, on a copy of its arguments as a worker gets them. With one process
+    every job runs here. A job's future holds (its value, its CPU seconds)."""
 
     def __init__(self, workers: int):
         self.workers, self.pool = workers - 1, None  # forked ones
         self.queue: deque = deque()  # (future, fn, args) not handed out yet
-        self.busy: dict[Future, Future] = {}  # worker's future -> the job's future
-        self.handed: list[tuple] = []  # (worker's future, job's future, fn, args) submitted
-        self.taken = 0  # of those, run here instead
+        self.busy: dict[Future, Future | None] = {}  # worker's future -> the queued job's future
 
     def start(self, warm: bool = False) -> None:
         if self.pool is None and self.workers:
@@ -296,9 +293,8 @@ class Jobs:
         if self.pool is None and fn is _front:  # WeasyPrint, the kit style and fonts, before the fork
             _warm()
         self.start()
-        f, pf = Future(), self.pool.submit(_timed, fn, *args)
-        self.busy[pf] = f
-        self.handed.append((pf, f, fn, args))
+        f = self.pool.submit(_timed, fn, *args)
+        self.busy[f] = None
         return f
 
     def later(self, fn, *args, first: bool = False) -> Future:
@@ -317,26 +313,11 @@ class Jobs:
         if self.queue:
             f, fn, args = self.queue.popleft()
             _settle(f, lambda: _here(fn, args))
-        elif not self._take_back() and self.busy:
+        elif self.busy:
             wait(self.busy, return_when=FIRST_COMPLETED)
         for pf in [pf for pf in self.busy if pf.done()]:
-            _settle(self.busy.pop(pf), pf.result)
-
-    def _take_back(self) -> bool:
-        """With nothing queued, run here the last submitted job that still waits in the pool (not
-        yet passed to a worker): this process shares the tail of the fronts. The first one taken
-        back warms WeasyPrint up here, which pays only when two or more wait (and a worker has
-        two more in hand)."""
-        self.handed = [h for h in self.handed if not h[0].done()]
-        waiting = [h for h in self.handed if not h[0].running()]
-        if len(waiting) < (1 if self.taken else 2) or not waiting[-1][0].cancel():
-            return False
-        self.taken += 1
-        pf, f, fn, args = waiting[-1]
-        self.handed.remove(waiting[-1])
-        del self.busy[pf]
-        _settle(f, lambda: _here(fn, args))
-        return True
+            if (f := self.busy.pop(pf)) is not None:
+                _settle(f, pf.result)
 
     def close(self) -> None:
         if self.pool is not None:

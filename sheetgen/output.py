@@ -81,6 +81,7 @@ def check_folder(path: str | Path, what: str = "output", shown: str | Path | Non
         raise SheetgenError(f"the {what} {where}, not a folder", file=str(shown or path), fix=fix)
     return path
 
+
 def written_through(path: str | Path) -> bool:
     """Whether an output goes into something that stays (stdout, a device, a pipe), not a file."""
     return is_stdout(path) or _special(Path(path))
