@@ -103,11 +103,6 @@ def _top(path: Path, stamp: int) -> tuple[bool, str]:
     return data.get("reprint") is True, str(data.get("kind", ""))
 
 
-def _load(path: Path, paper: str | None = None) -> Loaded:
-    """A layout loaded once per version of its files and paper (kits share them)."""
-    return load_shared(path, paper)
-
-
 def base_layouts() -> list[tuple[Path, str]]:
     """(path, kind name) of every layout that is not a reprint of another."""
     out = []
@@ -148,12 +143,12 @@ def components(product: str) -> list[Component]:
     out = []
     for path, name in base_layouts():
         if name == RULES_KIND:
-            doc = _load(path).doc
+            doc = load_shared(path).doc
             out += [Component(path, name, f"{doc.title}: {g.name}", product, g.id,
                               f"{doc.title} of {g.name}, with backs")
                     for g in doc.content.games if g.product == product]
         elif _kind_product(name) == product:
-            loaded = _load(path)
+            loaded = load_shared(path)
             out.append(Component(path, name, loaded.doc.title, product, note=description(loaded)))
 
     def order(c: Component) -> float:
@@ -194,7 +189,7 @@ def component_pages(c: Component, paper: str, copies: int,
     """A component's part (its PDF not drawn yet) and its pages; a part with back pages prints
     double-sided."""
     n = copies if consumable(c.kind) else 1
-    pages = compose(_load(c.path, paper), Options(paper=paper, copies=n, game=c.game, base_url=base_url))
+    pages = compose(load_shared(c.path, paper), Options(paper=paper, copies=n, game=c.game, base_url=base_url))
     return Part(c.title, len(pages), "component", copies=n, duplex=any(p.back for p in pages),
                 note=c.note, consumable=consumable(c.kind)), pages
 

@@ -290,8 +290,7 @@ def draw(game: str, seed: int, n: int, ranges: dict, progress: Progress | None =
     base, loaded = V._base(game)
     gen = importlib.import_module(loaded.kind.variant)
     model = loaded.kind.model
-    shipped = Candidate(-1, "shipped", gen.measure(loaded.doc.model_dump(mode="json")["content"]), base,
-                        loaded.doc.model_dump_json())
+    shipped = Candidate(-1, "shipped", V.shipped_values(loaded), base, loaded.doc.model_dump_json())
     out = []
     for i in range(n):
         if progress and i % 50 == 0:

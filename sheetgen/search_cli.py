@@ -19,11 +19,11 @@ from .search_play import backend
 def space_text(game: str) -> str:
     import importlib
 
-    from .variant import _base
+    from .variant import _base, shipped_values
 
     _, loaded = _base(game)
     gen = importlib.import_module(loaded.kind.variant)
-    shipped = gen.measure(loaded.doc.model_dump(mode="json")["content"])
+    shipped = shipped_values(loaded)
     return "\n".join(f"{p.name:<16} {p.low:>3}:{p.high:<3} shipped {shipped[p.name]:<3} {p.help}"
                      for p in gen.SPACE)
 

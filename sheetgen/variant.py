@@ -89,6 +89,11 @@ class Outcome:
     report: object = field(default=None, compare=False, repr=False)  # the validator's Report
 
 
+def shipped_values(loaded: Loaded) -> dict[str, int]:
+    """The SPACE parameters' values on a loaded sheet (its variant module's `measure`)."""
+    return importlib.import_module(loaded.kind.variant).measure(loaded.doc.model_dump(mode="json")["content"])
+
+
 def _base(game: str) -> tuple[dict, Loaded]:
     if game not in GAMES:
         raise SheetgenError(f"no variants for '{game}'", key="GAME", fix=f"use one of: {', '.join(GAMES)}")
